@@ -1,0 +1,1 @@
+"""The Food Chain Island solver."""

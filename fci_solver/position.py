@@ -1,0 +1,312 @@
+"""State values: the board, a position, a deal; parsing and drawing.
+
+Everything here is an immutable value.  A :class:`Position` prints itself as
+a grid::
+
+    >>> from fci_solver.position import Deal
+    >>> print(Deal.parse("standard", "5 12 0 7 3 15 9 1 14 2 8 11 6 13 4 10").position(margin=1))
+        a  b  c  d  e  f
+     1  .  .  .  .  .  .
+     2  .  5 12  .  7  .
+    ...
+
+Cells are ``(row, col)`` in the layout frame: ``(0, 0)`` is the top-left cell
+of the layout's bounding box, margin cells have negative coordinates or lie
+beyond the layout.  For people, cells are also named like a chessboard: column
+letters ``a, b, c...`` from the board's left edge, row numbers ``1, 2, 3...``
+from its top edge, margin included (so with margin 2, ``(0, 0)`` is ``c3``).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from .cards import N_CARDS, EFFECTS
+from .errors import FciError
+from .layouts import Layout, load_layout
+
+Cell = tuple[int, int]
+SEA_CHOICES = {"both": (True, True), "shark": (True, False), "whale": (False, True), "none": (False, False)}
+RANKS = {1: "Ecosystem Expert", 2: "Accidental Matchmaker", 3: "Island Intern"}
+DEFAULT_MARGIN = 2
+
+
+def rank_name(count: int) -> str:
+    """The rulebook's title for ending with ``count`` animals."""
+    return RANKS.get(count, "Loss")
+
+
+def parse_sea(text: str) -> tuple[bool, bool]:
+    """``both|shark|whale|none`` -> (shark, whale)."""
+    try:
+        return SEA_CHOICES[text]
+    except KeyError:
+        raise FciError(f"unknown sea choice {text!r} (one of both, shark, whale, none)") from None
+
+
+def sea_list(shark: bool, whale: bool) -> list[str]:
+    return [name for name, on in (("shark", shark), ("whale", whale)) if on]
+
+
+def sea_word(shark: bool, whale: bool) -> str:
+    return {(True, True): "both", (True, False): "shark", (False, True): "whale", (False, False): "none"}[(shark, whale)]
+
+
+@dataclass(frozen=True)
+class Board:
+    """The finite board: the layout's bounding box grown by ``margin`` on every side."""
+
+    height: int
+    width: int
+    margin: int = DEFAULT_MARGIN
+
+    @property
+    def rows(self) -> range:
+        return range(-self.margin, self.height + self.margin)
+
+    @property
+    def cols(self) -> range:
+        return range(-self.margin, self.width + self.margin)
+
+    @property
+    def n_rows(self) -> int:
+        return self.height + 2 * self.margin
+
+    @property
+    def n_cols(self) -> int:
+        return self.width + 2 * self.margin
+
+    @cached_property
+    def cells(self) -> tuple[Cell, ...]:
+        return tuple((r, c) for r in self.rows for c in self.cols)
+
+    def __contains__(self, cell) -> bool:
+        r, c = cell
+        m = self.margin
+        return -m <= r < self.height + m and -m <= c < self.width + m
+
+    def index(self, cell: Cell) -> int:
+        """Cell -> 0..n-1 in reading order (what the bitboard engine uses)."""
+        r, c = cell
+        return (r + self.margin) * self.n_cols + (c + self.margin)
+
+    def cell(self, index: int) -> Cell:
+        r, c = divmod(index, self.n_cols)
+        return (r - self.margin, c - self.margin)
+
+    def name(self, cell: Cell) -> str:
+        """Chessboard-style name: column letter from the left edge, row number from the top."""
+        r, c = cell
+        return f"{_col_letters(c + self.margin)}{r + self.margin + 1}"
+
+    def parse_name(self, text: str) -> Cell:
+        m = re.fullmatch(r"([a-z]+)(\d+)", text.strip().lower())
+        if not m:
+            raise FciError(f"bad cell name {text!r} (expected a column letter and a row number, like c3)")
+        col = 0
+        for ch in m.group(1):
+            col = col * 26 + (ord(ch) - ord("a") + 1)
+        cell = (int(m.group(2)) - 1 - self.margin, col - 1 - self.margin)
+        if cell not in self:
+            raise FciError(f"cell {text!r} is off the board")
+        return cell
+
+
+def _col_letters(i: int) -> str:
+    s = ""
+    i += 1
+    while i:
+        i, rem = divmod(i - 1, 26)
+        s = chr(ord("a") + rem) + s
+    return s
+
+
+@dataclass(frozen=True, order=True)
+class Stack:
+    """A stack on the map: its cell, top card and height (1 = an unstacked animal)."""
+
+    cell: Cell
+    card: int
+    height: int = 1
+
+    @property
+    def stacked(self) -> bool:
+        return self.height > 1
+
+
+@dataclass(frozen=True)
+class Position:
+    """A state of the game: stacks, sea animals still available, pending effect."""
+
+    board: Board
+    stacks: tuple[Stack, ...]
+    shark: bool = True
+    whale: bool = True
+    pending: str | None = None
+    _by_cell: dict = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "stacks", tuple(sorted(self.stacks)))
+        object.__setattr__(self, "_by_cell", {s.cell: s for s in self.stacks})
+
+    # -- queries -------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.stacks)
+
+    def at(self, cell: Cell) -> Stack | None:
+        return self._by_cell.get(cell)
+
+    def is_open(self, cell: Cell) -> bool:
+        return cell in self.board and cell not in self._by_cell
+
+    def open_cells(self):
+        return (c for c in self.board.cells if c not in self._by_cell)
+
+    def key(self) -> tuple:
+        """Identity for search and perft: the exact height never matters for play, only stacked-or-not."""
+        return (
+            tuple((s.cell, s.card, s.height > 1) for s in self.stacks),
+            self.shark,
+            self.whale,
+            self.pending,
+        )
+
+    def replace(self, **changes) -> "Position":
+        fields = dict(board=self.board, stacks=self.stacks, shark=self.shark, whale=self.whale, pending=self.pending)
+        fields.update(changes)
+        return Position(**fields)
+
+    # -- validation and conversion --------------------------------------
+    @classmethod
+    def build(cls, board: Board, stacks, shark=True, whale=True, pending=None) -> "Position":
+        """Build a position from user data, checking it: one stack per cell, each card once."""
+        seen_cells, seen_cards = set(), set()
+        out = []
+        for s in stacks:
+            s = s if isinstance(s, Stack) else Stack(tuple(s[0]), int(s[1]), int(s[2]) if len(s) > 2 else 1)
+            if s.cell not in board:
+                raise FciError(f"stack at {s.cell} is off the board")
+            if not 0 <= s.card < N_CARDS:
+                raise FciError(f"card {s.card} is outside 0..15")
+            if s.height < 1 or s.height > N_CARDS:
+                raise FciError(f"stack of card {s.card} has height {s.height}; heights are 1..16")
+            if s.cell in seen_cells:
+                raise FciError(f"two stacks on cell {list(s.cell)}")
+            if s.card in seen_cards:
+                raise FciError(f"card {s.card} appears twice")
+            seen_cells.add(s.cell)
+            seen_cards.add(s.card)
+            out.append(s)
+        if sum(s.height for s in out) > N_CARDS:
+            raise FciError("stack heights add up to more than 16 cards")
+        if not out:
+            raise FciError("a position needs at least one stack")
+        if pending is not None and pending not in EFFECTS:
+            raise FciError(f"unknown pending effect {pending!r} (one of {', '.join(EFFECTS)}, or none)")
+        return cls(board, tuple(out), bool(shark), bool(whale), pending)
+
+    def to_dict(self) -> dict:
+        return {
+            "board": {"height": self.board.height, "width": self.board.width, "margin": self.board.margin},
+            "stacks": [{"cell": list(s.cell), "card": s.card, "height": s.height} for s in self.stacks],
+            "sea": sea_list(self.shark, self.whale),
+            "pending": self.pending,
+        }
+
+    # -- drawing ---------------------------------------------------------
+    def grid(self, highlight: set | None = None) -> str:
+        """The board as text: card numbers, ``:h`` after a stack of height h, ``.`` for open cells."""
+        b = self.board
+        w = 5 if any(s.height > 1 for s in self.stacks) else 3
+        head = "   " + "".join(f"{_col_letters(i):>{w}}" for i in range(b.n_cols))
+        lines = [head.rstrip()]
+        for r in b.rows:
+            row = f"{r + b.margin + 1:>3}"
+            for c in b.cols:
+                s = self._by_cell.get((r, c))
+                if s is None:
+                    txt = "."
+                else:
+                    txt = f"{s.card}:{s.height}" if s.height > 1 else str(s.card)
+                if highlight and (r, c) in highlight:
+                    txt = "*" + txt
+                row += f"{txt:>{w}}"
+            lines.append(row)
+        return "\n".join(lines)
+
+    def status(self) -> str:
+        sea = ", ".join(sea_list(self.shark, self.whale)) or "none"
+        return f"{len(self.stacks)} stacks; sea: {sea}; pending: {self.pending or 'none'}"
+
+    def __str__(self) -> str:
+        return self.grid()
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A layout and the cards dealt into its cells in reading order."""
+
+    layout: Layout
+    cards: tuple[int, ...]
+    seed: int | None = None
+
+    @classmethod
+    def parse(cls, layout: str | Layout, text: str) -> "Deal":
+        layout = load_layout(layout)
+        tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+        values = []
+        for t in tokens:
+            if not re.fullmatch(r"[+-]?\d+", t):
+                raise FciError(f"malformed deal: {t!r} is not a card number")
+            values.append(int(t))
+        return cls.of(layout, values)
+
+    @classmethod
+    def of(cls, layout: str | Layout, values, seed: int | None = None) -> "Deal":
+        layout = load_layout(layout)
+        values = list(values)
+        if len(values) != len(layout):
+            raise FciError(f"layout {layout.name!r} has {len(layout)} cells but the deal lists {len(values)} cards")
+        for v in values:
+            if not 0 <= v < N_CARDS:
+                raise FciError(f"card {v} is outside 0..15")
+        dup = sorted({v for v in values if values.count(v) > 1})
+        if dup:
+            raise FciError(f"card {dup[0]} appears twice in the deal")
+        return cls(layout, tuple(values), seed)
+
+    @classmethod
+    def random(cls, layout: str | Layout = "standard", seed: int | None = None) -> "Deal":
+        """A reproducible random deal: the same seed always gives the same cards."""
+        layout = load_layout(layout)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        rng = random.Random(seed)
+        return cls(layout, tuple(rng.sample(range(N_CARDS), len(layout))), seed)
+
+    @classmethod
+    def from_file(cls, layout: str | Layout, path: str | Path) -> "Deal":
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as e:
+            raise FciError(f"cannot read deal file {str(path)!r}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise FciError(f"deal file {str(path)!r} is not text") from None
+        text = "\n".join(line for line in text.splitlines() if not line.strip().startswith("#"))
+        return cls.parse(layout, text)
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self.cards))
+
+    def board(self, margin: int = DEFAULT_MARGIN) -> Board:
+        if margin < 0:
+            raise FciError(f"margin must be >= 0, got {margin}")
+        return Board(self.layout.height, self.layout.width, margin)
+
+    def position(self, margin: int = DEFAULT_MARGIN, shark: bool = True, whale: bool = True) -> Position:
+        stacks = tuple(Stack(cell, card) for cell, card in zip(self.layout.cells, self.cards))
+        return Position(self.board(margin), stacks, shark, whale, None)

@@ -1,0 +1,1 @@
+"""Layout files, shipped as package data (see pyproject.toml)."""
