@@ -217,6 +217,24 @@ class Position:
             "pending": self.pending,
         }
 
+    @classmethod
+    def from_dict(cls, data) -> "Position":
+        """The inverse of :meth:`to_dict`, with every check of :meth:`build`."""
+        if not isinstance(data, dict):
+            raise FciError("a position must be a JSON object with 'board' and 'stacks'")
+        b = data.get("board", {})
+        try:
+            board = Board(int(b["height"]), int(b["width"]), int(b.get("margin", DEFAULT_MARGIN)))
+            stacks = [(tuple(s["cell"]), int(s["card"]), int(s.get("height", 1))) for s in data["stacks"]]
+        except (KeyError, TypeError, ValueError) as e:
+            raise FciError(f"malformed position: {e.__class__.__name__} {e}") from None
+        if board.margin < 0 or board.height < 1 or board.width < 1:
+            raise FciError("malformed position: board sizes must be positive and margin >= 0")
+        sea = data.get("sea", ["shark", "whale"])
+        if not isinstance(sea, list) or set(sea) - {"shark", "whale"}:
+            raise FciError("malformed position: 'sea' must be a list of 'shark' and/or 'whale'")
+        return cls.build(board, stacks, "shark" in sea, "whale" in sea, data.get("pending"))
+
     # -- drawing ---------------------------------------------------------
     def grid(self, highlight: set | None = None) -> str:
         """The board as text: card numbers, ``:h`` after a stack of height h, ``.`` for open cells."""
@@ -310,3 +328,115 @@ class Deal:
     def position(self, margin: int = DEFAULT_MARGIN, shark: bool = True, whale: bool = True) -> Position:
         stacks = tuple(Stack(cell, card) for cell, card in zip(self.layout.cells, self.cards))
         return Position(self.board(margin), stacks, shark, whale, None)
+
+
+# -- the position file format ----------------------------------------------------
+
+def parse_position_text(text: str, where: str = "position") -> Position:
+    """Parse a typed mid-game position.
+
+    Header lines ``sea: shark whale`` (or ``none``), ``pending: fox`` (or
+    ``none``), ``margin: 2``; then the grid, one row a line, cells separated by
+    spaces: ``.`` for open, ``7`` for an unstacked animal, ``7:3`` for a stack of
+    height 3 with card 7 on top.  The grid's top-left is cell (0, 0) and the
+    margin is added around it.  With a header ``board: 4x4 margin 2`` the grid
+    is instead the whole board, margin included (what :func:`position_text`
+    writes, so stacks in the margin keep their coordinates).  A JSON object
+    (as :meth:`Position.to_dict` writes) is accepted too.
+    """
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        import json
+
+        try:
+            return Position.from_dict(json.loads(stripped))
+        except json.JSONDecodeError as e:
+            raise FciError(f"{where}: not valid JSON ({e.msg} at line {e.lineno})") from None
+    shark = whale = True
+    pending = None
+    margin = DEFAULT_MARGIN
+    full = None
+    rows: list[list[str]] = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        m = re.fullmatch(r"board\s*:\s*(\d+)\s*x\s*(\d+)\s+margin\s+(\d+)", line, re.I)
+        if m:
+            full = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            continue
+        m = re.fullmatch(r"(sea|pending|margin)\s*:\s*(.*)", line, re.I)
+        if m:
+            key, val = m.group(1).lower(), m.group(2).strip().lower()
+            if key == "sea":
+                words = set(val.replace(",", " ").split())
+                if words - {"shark", "whale", "none", "both"}:
+                    raise FciError(f"{where}: line {lineno}: sea lists shark, whale, both or none")
+                shark = "shark" in words or "both" in words
+                whale = "whale" in words or "both" in words
+            elif key == "pending":
+                pending = None if val in ("none", "-", "") else val
+            else:
+                if not re.fullmatch(r"\d+", val):
+                    raise FciError(f"{where}: line {lineno}: margin must be a whole number >= 0")
+                margin = int(val)
+            continue
+        rows.append(line.split())
+    if not rows:
+        raise FciError(f"{where}: no grid rows")
+    width = max(len(r) for r in rows)
+    off = 0
+    if full is not None:
+        board = Board(*full)
+        if board.height < 1 or board.width < 1:
+            raise FciError(f"{where}: board sizes must be positive")
+        if len(rows) != board.n_rows or any(len(r) != board.n_cols for r in rows):
+            raise FciError(f"{where}: the board header says {board.n_rows} rows of {board.n_cols} cells (margin included), the grid differs")
+        off = board.margin
+    else:
+        board = Board(len(rows), width, margin)
+    stacks = []
+    for r, row in enumerate(rows):
+        for c, tok in enumerate(row):
+            if tok == ".":
+                continue
+            m = re.fullmatch(r"(\d+)(?::(\d+))?", tok)
+            if not m:
+                raise FciError(f"{where}: grid row {r + 1} has {tok!r}; use '.', a card like 7, or a stack like 7:3")
+            stacks.append(((r - off, c - off), int(m.group(1)), int(m.group(2) or 1)))
+    try:
+        return Position.build(board, stacks, shark, whale, pending)
+    except FciError as e:
+        raise FciError(f"{where}: {e}") from None
+
+
+def position_text(pos: Position) -> str:
+    """A position in the typed format of :func:`parse_position_text` (the inverse)."""
+    b = pos.board
+    lines = [
+        f"sea: {' '.join(sea_list(pos.shark, pos.whale)) or 'none'}",
+        f"pending: {pos.pending or 'none'}",
+        f"board: {b.height}x{b.width} margin {b.margin}",
+    ]
+    for r in b.rows:
+        toks = []
+        for c in b.cols:
+            s = pos.at((r, c))
+            toks.append("." if s is None else (f"{s.card}:{s.height}" if s.height > 1 else str(s.card)))
+        lines.append(" ".join(f"{t:>4}" for t in toks))
+    return "\n".join(lines) + "\n"
+
+
+def read_position(path: str) -> Position:
+    """Read a position file (``-`` for stdin), text or JSON."""
+    import sys
+
+    if path == "-":
+        return parse_position_text(sys.stdin.read(), "position on stdin")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise FciError(f"cannot read position file {path!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise FciError(f"position file {path!r} is not text") from None
+    return parse_position_text(text, f"position file {path!r}")

@@ -1,0 +1,260 @@
+"""The ``fci`` command line: a thin click layer over the library.
+
+Every command that produces results has ``--json``.  Bad input gets one line
+on stderr naming the problem and exit status 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from .cards import resolve_cards
+from .errors import FciError
+from .layouts import all_layouts, load_layout
+from .position import DEFAULT_MARGIN, Deal, Position, parse_sea, rank_name, read_position, sea_list
+from . import notation, rules, search
+from .progress import Progress
+
+
+def emit_json(obj) -> None:
+    click.echo(json.dumps(obj, indent=2))
+
+
+# -- shared options ------------------------------------------------------------
+
+def deal_options(f):
+    """DEAL argument plus the options that choose a deal and its rules."""
+
+    @click.argument("deal", nargs=-1)
+    @click.option("--layout", "-l", default="standard", show_default=True, help="Layout name or path to a layout file.")
+    @click.option("--deal-file", type=click.Path(dir_okay=False), help="Read the deal from a file.")
+    @click.option("--random", "random_deal", is_flag=True, help="Deal at random (reproducible with --seed).")
+    @click.option("--seed", type=int, help="Seed for --random.")
+    @click.option("--position", "position_file", type=str, help="Start from a mid-game position file (JSON or text; - for stdin).")
+    @click.option("--margin", type=int, default=DEFAULT_MARGIN, show_default=True, help="Open cells around the layout.")
+    @click.option("--sea", type=click.Choice(["both", "shark", "whale", "none"]), default="both", show_default=True, help="Sea animals available.")
+    @click.option("--cards", "cards_file", type=click.Path(dir_okay=False), help="Card table JSON file.")
+    @click.option("--plain", is_flag=True, help="Turn every ability off.")
+    @functools.wraps(f)
+    def wrapper(*args, deal, layout, deal_file, random_deal, seed, position_file, margin, sea, cards_file, plain, **kw):
+        setup = make_setup(" ".join(deal) if deal else None, layout, deal_file, random_deal, seed, position_file, margin, sea, cards_file, plain)
+        return f(*args, setup=setup, **kw)
+
+    return wrapper
+
+
+class Setup:
+    """What a command works on: a start position, its deal (if any), the cards and their name."""
+
+    def __init__(self, start: Position, deal: Deal | None, cards, rules_name: str):
+        self.start, self.deal, self.cards, self.rules_name = start, deal, cards, rules_name
+
+    def header(self) -> str:
+        s = self.start
+        sea = ", ".join(sea_list(s.shark, s.whale)) or "none"
+        if self.deal is not None:
+            seed = f" (seed {self.deal.seed})" if self.deal.seed is not None else ""
+            what = f"Deal {self.deal}{seed} on {self.deal.layout.name}"
+        else:
+            what = "Position"
+        return f"{what}; margin {s.board.margin}; sea: {sea}; rules: {self.rules_name}; pending: {s.pending or 'none'}"
+
+
+def make_setup(deal, layout, deal_file, random_deal, seed, position_file, margin, sea, cards_file, plain) -> Setup:
+    if margin < 0:
+        raise FciError(f"--margin must be >= 0, got {margin}")
+    cards = resolve_cards(cards_file, plain)
+    rules_name = "plain" if plain else ("standard" if not cards_file else f"custom:{Path(cards_file).name}")
+    sources = [x for x in (deal is not None, deal_file is not None, random_deal, position_file is not None) if x]
+    if len(sources) > 1:
+        raise FciError("give only one of: a DEAL, --deal-file, --random, --position")
+    if seed is not None and not random_deal:
+        if sources:
+            raise FciError("--seed goes with --random")
+        random_deal = True
+    if position_file is not None:
+        start = read_position(position_file)
+        return Setup(start, None, cards, rules_name)
+    shark, whale = parse_sea(sea)
+    if deal is not None:
+        d = Deal.parse(layout, deal)
+    elif deal_file is not None:
+        d = Deal.from_file(layout, deal_file)
+    elif random_deal:
+        d = Deal.random(layout, seed)
+    else:
+        raise FciError("no deal given: pass a DEAL string, --deal-file FILE, --random [--seed N] or --position FILE")
+    return Setup(d.position(margin, shark, whale), d, cards, rules_name)
+
+
+# -- the group ---------------------------------------------------------------------
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="fci-solver", prog_name="fci")
+def cli():
+    """Exact solver, puzzle generator and analyser for Food Chain Island."""
+
+
+@cli.command("layouts")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def layouts_cmd(as_json):
+    """List the built-in layouts and draw each."""
+    ls = all_layouts()
+    if as_json:
+        emit_json([{"name": L.name, "cells": [list(c) for c in L.cells], "grid": str(L).splitlines(), "about": L.about} for L in ls])
+        return
+    for L in ls:
+        click.echo(f"{L.name} ({len(L)} cells, {L.height}x{L.width}): {L.about}")
+        for row in str(L).splitlines():
+            click.echo("    " + row)
+
+
+@cli.command("solve")
+@deal_options
+@click.option("--target", type=click.IntRange(min=1), default=3, show_default=True, help="Win when at most this many stacks remain.")
+@click.option("--engine", type=click.Choice(search.ENGINES), default="bitboard", show_default=True)
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="Stop after this many seconds (answer may be inexact).")
+@click.option("--memory", type=click.IntRange(min=1), help="Transposition-table budget in MiB (bitboard engine).")
+@click.option("--notation", "notation_kind", type=click.Choice(["human", "json"]), default="human", show_default=True, help="How turns are written in text output.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+@click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON (spec section 7).")
+def solve_cmd(setup: Setup, target, engine, time_limit, memory, notation_kind, quiet, as_json):
+    """Find the minimum result of a deal and a line that reaches it.
+
+    DEAL lists the cards in reading order of the layout's cells, e.g.
+    "5 12 0 7 3 15 9 1 14 2 8 11 6 13 4 10".
+    """
+    progress = Progress("solve", enabled=not (quiet or as_json))
+    result = search.solve(setup.start, setup.cards, engine=engine, time_limit=time_limit, memory=memory, progress=progress)
+    progress.close()
+    if as_json:
+        emit_json(notation.solution_document(result, setup.deal, target, setup.rules_name))
+        return
+    click.echo(setup.header())
+    click.echo(setup.start.grid())
+    click.echo()
+    n = result.min_remaining
+    verdict = "win" if n <= target else "loss"
+    if result.exact:
+        click.echo(f"Minimum result: {n} ({rank_name(n)}; {verdict} with target {target})")
+    else:
+        click.echo(f"NOT EXACT (time limit): best found {n} ({rank_name(n)}), proven lower bound {result.lower_bound}")
+    click.echo(f"Searched {result.states:,} states in {result.seconds:.2f} s with the {result.engine} engine.")
+    print_line(setup.start, result.line, result.positions, notation_kind)
+
+
+def print_line(start: Position, line, positions, kind: str = "human") -> None:
+    pos = start
+    for i, (turn, after) in enumerate(zip(line, positions), 1):
+        if kind == "json":
+            text = json.dumps([a.to_json() for a in turn])
+        else:
+            text = notation.turn_to_human(turn, pos)
+        click.echo(f"\nTurn {i}: {text}")
+        click.echo(after.grid())
+        click.echo(f"   {after.status()}")
+        pos = after
+
+
+@cli.command("replay")
+@click.argument("file", default="-", required=False)
+@click.option("--cards", "cards_file", type=click.Path(dir_okay=False), help="Card table JSON file (for 'custom' rules).")
+@click.option("--plain", is_flag=True, help="Replay with every ability off.")
+@click.option("--json", "as_json", is_flag=True, help="Print the positions as JSON.")
+def replay_cmd(file, cards_file, plain, as_json):
+    """Check a JSON line (the output of `fci solve --json`, FILE or - for stdin) and print each board."""
+    text = _read_input(file, "line file")
+    doc = notation.read_line_document(text, where=f"line file {file!r}" if file != "-" else "line on stdin")
+    if doc.rules_name == "plain":
+        plain = True
+    elif doc.rules_name.startswith("custom") and not cards_file:
+        raise FciError(f"the line was played with {doc.rules_name} rules: pass --cards FILE")
+    cards = resolve_cards(cards_file, plain)
+    positions = notation.replay(doc.start, doc.line, cards)
+    final = positions[-1] if positions else doc.start
+    over = rules.is_over(final, cards)
+    if as_json:
+        emit_json({
+            "legal": True,
+            "turns": len(doc.line),
+            "remaining": len(final),
+            "game_over": over,
+            "rank": rank_name(len(final)),
+            "positions": [p.to_dict() for p in positions],
+        })
+        return
+    click.echo(doc.start.grid())
+    print_line(doc.start, doc.line, positions)
+    state = "the game is over" if over else "the game is not over: a turn is still possible"
+    click.echo(f"\nLegal line of {len(doc.line)} turns; {len(final)} stacks remain ({rank_name(len(final))}); {state}.")
+
+
+def _read_input(file: str, what: str) -> str:
+    if file == "-":
+        return sys.stdin.read()
+    try:
+        return Path(file).read_text(encoding="utf-8")
+    except OSError as e:
+        raise FciError(f"cannot read {what} {file!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise FciError(f"{what} {file!r} is not text") from None
+
+
+@cli.command("perft")
+@deal_options
+@click.option("--depth", "-d", type=click.IntRange(min=1), default=2, show_default=True, help="Count levels 1..depth.")
+@click.option("--engine", type=click.Choice(search.ENGINES), default="bitboard", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def perft_cmd(setup: Setup, depth, engine, as_json):
+    """Count distinct states after exactly 1..depth turns (spec section 8)."""
+    rows = []
+    for d in range(1, depth + 1):
+        t0 = time.perf_counter()
+        if engine == "reference":
+            count = search.perft_levels(setup.start, d, setup.cards)[-1]
+        else:
+            from .bitboard.search import perft as bb_perft
+
+            count = bb_perft(setup.start, d, setup.cards)
+        dt = time.perf_counter() - t0
+        rows.append({"depth": d, "count": count, "seconds": round(dt, 4), "states_per_second": round(count / dt) if dt > 0 else None})
+        if not as_json:
+            click.echo(f"perft({d}) = {count:>12,}   {dt:8.3f} s   {count / max(dt, 1e-9):>12,.0f} states/s")
+    if as_json:
+        emit_json({"deal": str(setup.deal) if setup.deal else None, "engine": engine, "sea": sea_list(setup.start.shark, setup.start.whale), "margin": setup.start.board.margin, "perft": rows})
+
+
+# -- entry point ---------------------------------------------------------------
+
+def main(argv=None) -> None:
+    """Run the CLI; every user error becomes one line on stderr and exit status 2."""
+    try:
+        rv = cli.main(args=argv, prog_name="fci", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as e:
+        click.echo(e.ctx.get_help())
+        sys.exit(0)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.exceptions.Abort:
+        click.echo("fci: aborted", err=True)
+        sys.exit(1)
+    except click.ClickException as e:
+        msg = " ".join(e.format_message().split())
+        cmd = f" {e.ctx.info_name}" if getattr(e, "ctx", None) is not None and e.ctx.parent is not None else ""
+        click.echo(f"fci{cmd}: error: {msg}", err=True)
+        sys.exit(2)
+    except FciError as e:
+        click.echo(f"fci: error: {e}", err=True)
+        sys.exit(2)
+    except BrokenPipeError:
+        sys.exit(0)
+    except KeyboardInterrupt:
+        click.echo("fci: interrupted", err=True)
+        sys.exit(130)
+    sys.exit(rv if isinstance(rv, int) else 0)

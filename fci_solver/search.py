@@ -1,0 +1,195 @@
+"""Exact search over the reference engine, the shared lower bound, and perft.
+
+The solver finds the **minimum result**: the fewest stacks that can be left
+when no turn remains.  It is a depth-first search with memoisation keyed on
+the state (cells, top cards, stacked-or-not, sea animals, pending effect),
+a fail-hard bound (a subtree is only searched for results below the best
+already found), and the sound lower bound :func:`lower_bound`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .actions import Turn
+from .cards import CardTable, standard_cards
+from .position import Position
+from . import rules
+
+
+class TimeUp(Exception):
+    pass
+
+
+@dataclass
+class SolveResult:
+    """What a solve proves, with one line that reaches the best result found."""
+
+    start: Position
+    min_remaining: int  # the best result found (the minimum when ``exact``)
+    lower_bound: int  # proven: no line ends with fewer stacks
+    line: list[Turn]
+    positions: list[Position]  # after each turn of ``line``
+    exact: bool
+    states: int
+    seconds: float
+    engine: str
+    extra: dict = field(default_factory=dict)
+
+
+def discard_sources(cards: CardTable) -> set[int]:
+    """Cards whose eats can discard an unstacked animal (their ability, or the raccoon trigger they set)."""
+    return {c.value for c in cards if c.ability == "discard" or (c.ability == "pending" and c.effect == "raccoon")}
+
+
+def lower_bound(pos: Position, cards: CardTable) -> int:
+    """A number of stacks that must remain whatever is played.
+
+    The set of top cards only shrinks (a predator keeps its top card), so a
+    stack whose top t has no other top in t+1..t+3 can never be eaten
+    normally.  Such a stack can still leave the map if it is unstacked and a
+    discard source (Lizard, raccoon trigger) is on top somewhere, or by the
+    one Shark eat (if something higher is on the map).
+    """
+    tops = {s.card for s in pos.stacks}
+    can_discard = bool(tops & discard_sources(cards)) or pos.pending == "raccoon"
+    stuck = []
+    for s in pos.stacks:
+        if any(t + 1 in tops or t + 2 in tops or t + 3 in tops for t in (s.card,)):
+            continue
+        if not s.stacked and can_discard:
+            continue
+        stuck.append(s.card)
+    n = len(stuck)
+    if pos.shark and stuck and min(stuck) < max(tops):
+        n -= 1
+    return max(1, n)
+
+
+class ReferenceSolver:
+    """Exact minimum-result search over :mod:`fci_solver.rules`."""
+
+    def __init__(self, cards: CardTable | None = None, time_limit: float | None = None, progress=None):
+        self.cards = cards or standard_cards()
+        self.time_limit = time_limit
+        self.progress = progress
+        self.memo: dict = {}
+        self.states = 0
+        self.best: tuple[int, list] | None = None  # incumbent: (result, [(turn, pos), ...])
+
+    def children(self, pos: Position) -> list[tuple[Turn, Position]]:
+        kids = list(rules.successors(pos, self.cards).values())
+        kids.sort(key=lambda tp: (lower_bound(tp[1], self.cards), len(tp[1])))
+        return kids
+
+    def search(self, pos: Position, beta: int, path: list) -> int:
+        """The minimum result if it is < beta (exact), else a lower bound >= beta."""
+        key = pos.key()
+        hit = self.memo.get(key)
+        if hit is not None and (hit[1] or hit[0] >= beta):
+            return hit[0]
+        self.states += 1
+        if self.states & 1023 == 0:
+            self._tick()
+        lb = lower_bound(pos, self.cards)
+        if lb >= beta:
+            return lb
+        kids = self.children(pos)
+        if not kids:
+            value = len(pos)
+            self.memo[key] = (value, True, None)
+            if self.best is None or value < self.best[0]:
+                self.best = (value, list(path))
+            return value
+        best, best_kid, floor = beta, None, None
+        for turn, kid in kids:
+            path.append((turn, kid))
+            v = self.search(kid, best, path)
+            path.pop()
+            if v < best:
+                best, best_kid = v, (turn, kid)
+                if best <= lb:
+                    break
+            elif floor is None or v < floor:
+                floor = v
+        if best_kid is not None:
+            self.memo[key] = (best, True, best_kid)
+            return best
+        bound = max(lb, floor if floor is not None else beta)
+        self.memo[key] = (bound, False, None)
+        return bound
+
+    def _tick(self):
+        if self.progress:
+            self.progress(self.states, self.best[0] if self.best else None)
+        if self.time_limit is not None and time.perf_counter() - self.t0 > self.time_limit:
+            raise TimeUp
+
+    def solve(self, pos: Position) -> SolveResult:
+        self.t0 = time.perf_counter()
+        exact = True
+        try:
+            value = self.search(pos, len(pos) + 1, [])
+            line = self.principal_line(pos)
+            low = value
+        except TimeUp:
+            exact = False
+            value, line = self.best if self.best else (len(pos), [])
+            low = lower_bound(pos, self.cards)
+        seconds = time.perf_counter() - self.t0
+        return SolveResult(
+            pos, value, low, [t for t, _ in line], [p for _, p in line], exact, self.states, seconds, "reference"
+        )
+
+    def principal_line(self, pos: Position) -> list:
+        line = []
+        while True:
+            entry = self.memo.get(pos.key())
+            if entry is None or entry[2] is None:
+                return line
+            line.append(entry[2])
+            pos = entry[2][1]
+
+
+def perft_levels(pos: Position, depth: int, cards: CardTable | None = None) -> list[int]:
+    """perft(1..depth): distinct states after exactly d turns (spec section 8)."""
+    cards = cards or standard_cards()
+    level = {pos.key(): pos}
+    counts = []
+    for _ in range(depth):
+        nxt = {}
+        for p in level.values():
+            for key, (_, q) in rules.successors(p, cards).items():
+                nxt.setdefault(key, q)
+        counts.append(len(nxt))
+        level = nxt
+    return counts
+
+
+ENGINES = ("bitboard", "reference")
+
+
+def solve(
+    pos: Position,
+    cards: CardTable | None = None,
+    engine: str = "bitboard",
+    time_limit: float | None = None,
+    memory: int | None = None,
+    progress=None,
+) -> SolveResult:
+    """The minimum result reachable from ``pos``, with a line that reaches it.
+
+    ``engine`` is ``"bitboard"`` (numba, fast) or ``"reference"`` (pure Python).
+    With ``time_limit`` (seconds) the answer may be inexact: ``exact`` is then
+    False, ``min_remaining`` is the best line found and ``lower_bound`` what
+    is proven.
+    """
+    cards = cards or standard_cards()
+    if engine == "reference":
+        return ReferenceSolver(cards, time_limit, progress).solve(pos)
+    if engine == "bitboard":
+        from .bitboard.search import BitboardSolver
+
+        return BitboardSolver(cards, time_limit=time_limit, memory=memory, progress=progress).solve(pos)
+    raise ValueError(f"unknown engine {engine!r}")
