@@ -1,0 +1,599 @@
+"""numba kernels: turn generation, lower bound, transposition table, search.
+
+Everything here takes and returns plain numpy arrays and integers; the
+Python layer (:mod:`fci_solver.bitboard.search`) owns parsing, validation and
+output.  No kernel is recursive (numba issue 6061: recursive cached functions
+fail to load from the cache), and the transposition table is open addressing
+over numpy arrays (numba's typed Dict is far slower, issues 4364 and 4743).
+
+State key
+---------
+A state is three integers.  ``k0`` holds cards 0..7 and ``k1`` cards 8..15,
+one byte per card: 0 when the card is not on top of a stack (eaten, buried,
+discarded or never dealt), else ``1 + 2 * cell + stacked``.  So a board has at
+most 127 cells.  ``meta`` holds the rest: bit 0 Shark available, bit 1 Whale
+available, bits 2-4 the pending effect (0 none, 1..7 = EFFECTS order), bit 5
+the *after-Whale* phase (see below).
+
+The Whale as a half-step
+------------------------
+A turn that begins with the Whale is searched as two steps: the Whale move
+leads to an *after-Whale* node (phase bit set) whose children are the eats
+and abilities of the rest of the turn.  This keeps every node's child list
+small (no node lists Whale moves times eats times abilities), and lets the
+transposition table share the after-Whale nodes.  An after-Whale node is only
+generated when an eat exists there, so every child is a live turn and a node
+with no children is the end of the game.  The optional Whale after the
+ability is never generated: the same move made before the next eat reaches
+exactly the same states (RULES.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+NCARDS = 16
+INF = 99
+PHASE_BIT = 32
+# pending effect codes (1 + index in cards.EFFECTS)
+FOX, LYNX, TIGER, CAIMAN, LION, RACCOON, BEAR = 1, 2, 3, 4, 5, 6, 7
+# ability kinds
+AB_NONE, AB_MOVE, AB_DISCARD, AB_SWAP, AB_PENDING = 0, 1, 2, 3, 4
+BIG = 1 << 20
+
+
+# -- keys --------------------------------------------------------------------------
+
+@njit(cache=True)
+def decode(k0, k1, pos, stk, board):
+    """Key -> per-card cell (-1 when off top) and stacked flag, and the cell -> card mailbox."""
+    board[:] = -1
+    for i in range(NCARDS):
+        code = (k0 >> np.uint64(8 * i)) & np.uint64(255) if i < 8 else (k1 >> np.uint64(8 * (i - 8))) & np.uint64(255)
+        c = np.int64(code)
+        if c == 0:
+            pos[i] = -1
+            stk[i] = 0
+        else:
+            pos[i] = (c - 1) >> 1
+            stk[i] = (c - 1) & 1
+            board[pos[i]] = i
+
+
+@njit(cache=True)
+def encode(pos, stk):
+    k0 = np.uint64(0)
+    k1 = np.uint64(0)
+    for i in range(NCARDS):
+        if pos[i] >= 0:
+            code = np.uint64(1 + 2 * pos[i] + stk[i])
+            if i < 8:
+                k0 |= code << np.uint64(8 * i)
+            else:
+                k1 |= code << np.uint64(8 * (i - 8))
+    return k0, k1
+
+
+@njit(cache=True)
+def count_stacks(pos):
+    n = 0
+    for i in range(NCARDS):
+        if pos[i] >= 0:
+            n += 1
+    return n
+
+
+# -- geometry helpers -----------------------------------------------------------------
+
+@njit(cache=True)
+def _emit(pos, stk, meta, out_k0, out_k1, out_meta, n, cap):
+    if n >= cap:
+        return n + 1  # overflow is reported by the caller
+    k0, k1 = encode(pos, stk)
+    out_k0[n] = k0
+    out_k1[n] = k1
+    out_meta[n] = meta
+    return n + 1
+
+
+@njit(cache=True)
+def _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap):
+    """Step 4: with the raccoon trigger, discard one unstacked animal (if any), then emit."""
+    if racc:
+        any_un = False
+        for i in range(NCARDS):
+            if pos[i] >= 0 and stk[i] == 0:
+                any_un = True
+                c = pos[i]
+                pos[i] = -1
+                board[c] = -1
+                n = _emit(pos, stk, meta_next, out_k0, out_k1, out_meta, n, cap)
+                pos[i] = c
+                board[c] = i
+        if any_un:
+            return n
+    return _emit(pos, stk, meta_next, out_k0, out_k1, out_meta, n, cap)
+
+
+@njit(cache=True)
+def _move_options(pos, board, mover, lo, hi, bydist, dstart, maxd):
+    """How many open cells the stack of card ``mover`` may move to at distance lo..hi."""
+    c = pos[mover]
+    if hi > maxd:
+        hi = maxd
+    if lo > hi:
+        return 0
+    k = 0
+    for j in range(dstart[c, lo], dstart[c, hi + 1]):
+        if board[bydist[c, j]] < 0:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd):
+    """Step 3: every way to carry out predator ``p``'s ability, then step 4, then emit."""
+    kind = ab[0, p]
+    if kind == AB_MOVE:
+        only_self = ab[1, p]
+        lo = ab[2, p]
+        hi = ab[3, p]
+        count = ab[4, p]
+        if hi > maxd:
+            hi = maxd
+        did = False
+        for m in range(NCARDS):
+            if pos[m] < 0 or (only_self == 1 and m != p):
+                continue
+            c = pos[m]
+            if lo > hi:
+                continue
+            for j in range(dstart[c, lo], dstart[c, hi + 1]):
+                t = bydist[c, j]
+                if board[t] >= 0:
+                    continue
+                did = True
+                board[c] = -1
+                board[t] = m
+                pos[m] = t
+                if count >= 2:
+                    # second move: a different stack, if any can move
+                    did2 = False
+                    for m2 in range(NCARDS):
+                        if pos[m2] < 0 or m2 == m:
+                            continue
+                        c2 = pos[m2]
+                        for j2 in range(dstart[c2, lo], dstart[c2, hi + 1]):
+                            t2 = bydist[c2, j2]
+                            if board[t2] >= 0:
+                                continue
+                            did2 = True
+                            board[c2] = -1
+                            board[t2] = m2
+                            pos[m2] = t2
+                            n = _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap)
+                            pos[m2] = c2
+                            board[t2] = -1
+                            board[c2] = m2
+                    if not did2:
+                        n = _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap)
+                else:
+                    n = _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap)
+                pos[m] = c
+                board[t] = -1
+                board[c] = m
+        if did:
+            return n
+    elif kind == AB_DISCARD:
+        did = False
+        for i in range(NCARDS):
+            if pos[i] >= 0 and stk[i] == 0:
+                did = True
+                c = pos[i]
+                pos[i] = -1
+                board[c] = -1
+                n = _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap)
+                pos[i] = c
+                board[c] = i
+        if did:
+            return n
+    elif kind == AB_SWAP:
+        did = False
+        for a in range(NCARDS):
+            if pos[a] < 0:
+                continue
+            for b in range(a + 1, NCARDS):
+                if pos[b] < 0:
+                    continue
+                did = True
+                ca = pos[a]
+                cb = pos[b]
+                pos[a] = cb
+                pos[b] = ca
+                board[ca] = b
+                board[cb] = a
+                n = _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap)
+                pos[a] = ca
+                pos[b] = cb
+                board[ca] = a
+                board[cb] = b
+        if did:
+            return n
+    # no ability, a pending effect, or no legal way to carry it out: skipped
+    return _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap)
+
+
+@njit(cache=True)
+def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd):
+    """Step 2 onwards: every eat (normal and Shark) and what follows it."""
+    shark = meta & 1
+    whale = (meta >> 1) & 1
+    eff = (meta >> 2) & 7
+    for p in range(NCARDS):
+        cp = pos[p]
+        if cp < 0:
+            continue
+        hp = stk[p]
+        # normal eats under the pending effect
+        if not (eff == BEAR and p == 15):
+            for j in range(prey.shape[2]):
+                cq = prey[eff, cp, j]
+                if cq < 0:
+                    continue
+                q = board[cq]
+                if q < 0:
+                    continue
+                d = p - q
+                if d < 1 or d > 3:
+                    continue
+                if eff == LION and d != 1:
+                    continue
+                if eff == LYNX and board[mid[eff, cp, j]] < 0:
+                    continue
+                hq = stk[q]
+                nxt = shark | (whale << 1) | (ab[5, p] << 2)
+                racc = eff == RACCOON and d == 1
+                # eat
+                pos[q] = -1
+                stk[p] = 1
+                if eff == CAIMAN:
+                    board[cq] = -1
+                    n = _ability(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+                    board[cq] = q
+                else:
+                    board[cp] = -1
+                    board[cq] = p
+                    pos[p] = cq
+                    n = _ability(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+                    pos[p] = cp
+                    board[cp] = p
+                    board[cq] = q
+                stk[p] = hp
+                pos[q] = cq
+                stk[q] = hq
+        # Shark eats: orthogonal, any lower card, pending effect ignored
+        if shark == 1:
+            for j in range(4):
+                cq = prey[0, cp, j]
+                if cq < 0:
+                    continue
+                q = board[cq]
+                if q < 0 or q >= p:
+                    continue
+                hq = stk[q]
+                nxt = (whale << 1) | (ab[5, p] << 2)
+                pos[q] = -1
+                stk[p] = 1
+                board[cp] = -1
+                board[cq] = p
+                pos[p] = cq
+                n = _ability(p, pos, stk, board, nxt, False, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+                pos[p] = cp
+                board[cp] = p
+                board[cq] = q
+                stk[p] = hp
+                pos[q] = cq
+                stk[q] = hq
+    return n
+
+
+@njit(cache=True)
+def has_eat(pos, board, meta, prey, mid):
+    """Whether any eat (normal or Shark) exists now."""
+    shark = meta & 1
+    eff = (meta >> 2) & 7
+    for p in range(NCARDS):
+        cp = pos[p]
+        if cp < 0:
+            continue
+        if not (eff == BEAR and p == 15):
+            for j in range(prey.shape[2]):
+                cq = prey[eff, cp, j]
+                if cq < 0:
+                    continue
+                q = board[cq]
+                if q < 0:
+                    continue
+                d = p - q
+                if d < 1 or d > 3 or (eff == LION and d != 1):
+                    continue
+                if eff == LYNX and board[mid[eff, cp, j]] < 0:
+                    continue
+                return True
+        if shark == 1:
+            for j in range(4):
+                cq = prey[0, cp, j]
+                if cq >= 0 and board[cq] >= 0 and board[cq] < p:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def gen_children(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap):
+    """All children of a node, written from index ``start``; returns the end index (> cap on overflow)."""
+    ncells = bydist.shape[0]
+    pos = np.empty(NCARDS, np.int64)
+    stk = np.empty(NCARDS, np.int64)
+    board = np.empty(ncells, np.int64)
+    decode(k0, k1, pos, stk, board)
+    m = np.int64(meta)
+    n = _eats(pos, stk, board, m & 31, ab, prey, mid, out_k0, out_k1, out_meta, start, cap, bydist, dstart, maxd)
+    if (m & PHASE_BIT) == 0 and ((m >> 1) & 1) == 1:
+        # Whale before the eat: a half-step to an after-Whale node, kept only where an eat follows.
+        after = (m & ~np.int64(2)) | PHASE_BIT
+        for s in range(NCARDS):
+            c = pos[s]
+            if c < 0:
+                continue
+            for t in range(ncells):
+                if board[t] >= 0:
+                    continue
+                board[c] = -1
+                board[t] = s
+                pos[s] = t
+                if has_eat(pos, board, after, prey, mid):
+                    n = _emit(pos, stk, after, out_k0, out_k1, out_meta, n, cap)
+                pos[s] = c
+                board[t] = -1
+                board[c] = s
+    return n
+
+
+# -- lower bound ---------------------------------------------------------------------------
+
+@njit(cache=True)
+def lower_bound(k0, k1, meta, discard_src):
+    """Same bound as :func:`fci_solver.search.lower_bound` (see there for why it is sound)."""
+    top = np.zeros(NCARDS + 3, np.int64)
+    stacked = np.zeros(NCARDS, np.int64)
+    can_discard = ((meta >> 2) & 7) == RACCOON
+    hi = -1
+    for i in range(NCARDS):
+        code = (k0 >> np.uint64(8 * i)) & np.uint64(255) if i < 8 else (k1 >> np.uint64(8 * (i - 8))) & np.uint64(255)
+        if code != 0:
+            top[i] = 1
+            stacked[i] = (np.int64(code) - 1) & 1
+            hi = i
+            if discard_src[i]:
+                can_discard = True
+    n = 0
+    lowest = NCARDS
+    for i in range(NCARDS):
+        if top[i] == 0 or top[i + 1] == 1 or top[i + 2] == 1 or top[i + 3] == 1:
+            continue
+        if stacked[i] == 0 and can_discard:
+            continue
+        n += 1
+        if i < lowest:
+            lowest = i
+    if (meta & 1) == 1 and n > 0 and lowest < hi:
+        n -= 1
+    return max(1, n)
+
+
+# -- transposition table ---------------------------------------------------------------------
+
+@njit(cache=True)
+def _hash(k0, k1, meta):
+    h = k0 * np.uint64(0x9E3779B97F4A7C15)
+    h ^= (k1 + np.uint64(meta)) * np.uint64(0xC2B2AE3D27D4EB4F)
+    h ^= h >> np.uint64(29)
+    h *= np.uint64(0x94D049BB133111EB)
+    h ^= h >> np.uint64(32)
+    return h
+
+
+PROBES = 8
+
+
+@njit(cache=True)
+def tt_lookup(tk0, tk1, tmeta, tval, k0, k1, meta):
+    """Return the stored value word (value | exact << 8), or -1."""
+    mask = np.uint64(tk0.shape[0] - 1)
+    i = _hash(k0, k1, meta) & mask
+    tag = np.uint8(meta + 1)
+    for _ in range(PROBES):
+        if tmeta[i] == 0:
+            return -1
+        if tmeta[i] == tag and tk0[i] == k0 and tk1[i] == k1:
+            return np.int64(tval[i])
+        i = (i + np.uint64(1)) & mask
+    return -1
+
+
+@njit(cache=True)
+def tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, word, work):
+    """Store; when the probe window is full, replace the entry with the least work below it."""
+    mask = np.uint64(tk0.shape[0] - 1)
+    i = _hash(k0, k1, meta) & mask
+    tag = np.uint8(meta + 1)
+    victim = i
+    least = 1 << 30
+    for _ in range(PROBES):
+        if tmeta[i] == 0 or (tmeta[i] == tag and tk0[i] == k0 and tk1[i] == k1):
+            victim = i
+            break
+        if twork[i] < least:
+            least = twork[i]
+            victim = i
+        i = (i + np.uint64(1)) & mask
+    tk0[victim] = k0
+    tk1[victim] = k1
+    tmeta[victim] = tag
+    tval[victim] = word
+    twork[victim] = work
+
+
+# -- search ----------------------------------------------------------------------------------
+
+MAXD = 40  # frames: at most 15 turns from 16 stacks, plus one after-Whale node
+
+
+@njit(cache=True)
+def search(
+    fr,  # int64[MAXD, 12] frames, see F_* below
+    ck0, ck1, cmeta, clb,  # child buffer
+    tk0, tk1, tmeta, tval, twork,  # transposition table
+    ab, prey, mid, bydist, dstart, maxd, discard_src,
+    ctl,  # int64[8]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow
+    inc,  # int64[MAXD, 3] incumbent path keys (as int64 views)
+    ):
+    """Resumable fail-hard DFS for the minimum result.  Runs until done or ``budget`` nodes.
+
+    status: 0 running (call again), 1 done (exact result in ctl[3]), 2 stopped at stop_at, 3 buffer overflow.
+    """
+    cap = ck0.shape[0]
+    budget = ctl[4]
+    done_here = 0
+    d = ctl[0]
+    lb = 0
+    while True:
+        # frame layout: 0 k0, 1 k1, 2 meta, 3 beta, 4 lb, 5 start, 6 end, 7 next, 8 best, 9 bestchild, 10 floor, 11 new
+        if fr[d, 11] == 1:
+            fr[d, 11] = 0
+            k0 = np.uint64(fr[d, 0])
+            k1 = np.uint64(fr[d, 1])
+            meta = fr[d, 2]
+            beta = fr[d, 3]
+            ret = -1
+            w = tt_lookup(tk0, tk1, tmeta, tval, k0, k1, meta)
+            if w >= 0:
+                v = w & 255
+                if (w >> 8) == 1 or v >= beta:
+                    ret = v
+            if ret < 0:
+                lb = lower_bound(k0, k1, meta, discard_src)
+                if lb >= beta:
+                    ret = lb
+            if ret < 0:
+                ctl[2] += 1
+                done_here += 1
+                start = fr[d, 5]
+                end = gen_children(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, start, cap)
+                if end > cap:
+                    ctl[1] = 3
+                    ctl[7] = end
+                    return
+                if end == start:
+                    # the game ends here (an after-Whale node is only made when an eat follows)
+                    n_st = 0
+                    for i in range(NCARDS):
+                        code = (k0 >> np.uint64(8 * i)) & np.uint64(255) if i < 8 else (k1 >> np.uint64(8 * (i - 8))) & np.uint64(255)
+                        if code != 0:
+                            n_st += 1
+                    tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, n_st | 256, 0)
+                    if n_st < ctl[5]:
+                        ctl[5] = n_st
+                        for j in range(d + 1):
+                            inc[j, 0] = fr[j, 0]
+                            inc[j, 1] = fr[j, 1]
+                            inc[j, 2] = fr[j, 2]
+                        inc[d + 1, 2] = -1
+                        if ctl[6] > 0 and n_st <= ctl[6]:
+                            ctl[1] = 2
+                            return
+                    ret = n_st
+                else:
+                    # order children by their lower bound (smaller first)
+                    for j in range(start, end):
+                        clb[j] = lower_bound(ck0[j], ck1[j], cmeta[j], discard_src)
+                    order = np.argsort(clb[start:end], kind="mergesort")
+                    t0 = ck0[start:end].copy()
+                    t1 = ck1[start:end].copy()
+                    tm = cmeta[start:end].copy()
+                    tl = clb[start:end].copy()
+                    for j in range(end - start):
+                        o = order[j]
+                        ck0[start + j] = t0[o]
+                        ck1[start + j] = t1[o]
+                        cmeta[start + j] = tm[o]
+                        clb[start + j] = tl[o]
+                    fr[d, 4] = lb
+                    fr[d, 6] = end
+                    fr[d, 7] = start
+                    fr[d, 8] = beta
+                    fr[d, 9] = -1
+                    fr[d, 10] = INF
+            if ret >= 0:
+                # return to the parent
+                if d == 0:
+                    ctl[3] = ret
+                    ctl[1] = 1
+                    return
+                d -= 1
+                _deliver(fr, d, ret)
+                continue
+        # continue the frame's children
+        if fr[d, 7] < fr[d, 6]:
+            j = fr[d, 7]
+            fr[d, 7] = j + 1
+            b = fr[d, 8]
+            if clb[j] >= b:
+                if clb[j] < fr[d, 10]:
+                    fr[d, 10] = clb[j]
+                continue
+            e = d + 1
+            fr[e, 0] = np.int64(ck0[j])
+            fr[e, 1] = np.int64(ck1[j])
+            fr[e, 2] = cmeta[j]
+            fr[e, 3] = b
+            fr[e, 5] = fr[d, 6]
+            fr[e, 11] = 1
+            d = e
+            if done_here >= budget:
+                ctl[0] = d
+                ctl[1] = 0
+                return
+            continue
+        # all children done
+        k0 = np.uint64(fr[d, 0])
+        k1 = np.uint64(fr[d, 1])
+        meta = fr[d, 2]
+        work = fr[d, 6] - fr[d, 5]
+        if work > 255:
+            work = 255
+        if fr[d, 9] >= 0:
+            ret = fr[d, 8]
+            tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, ret | 256, work)
+        else:
+            ret = max(fr[d, 4], fr[d, 10])
+            tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, ret, work)
+        if d == 0:
+            ctl[3] = ret
+            ctl[1] = 1
+            return
+        d -= 1
+        _deliver(fr, d, ret)
+
+
+@njit(cache=True)
+def _deliver(fr, d, ret):
+    """A child of frame d returned ``ret``."""
+    if ret < fr[d, 8]:
+        fr[d, 8] = ret
+        fr[d, 9] = fr[d, 7] - 1
+        if ret <= fr[d, 4]:
+            fr[d, 7] = fr[d, 6]  # cannot do better than the bound: stop
+    elif ret < fr[d, 10]:
+        fr[d, 10] = ret

@@ -1,0 +1,324 @@
+"""The Python side of the fast engine: tables, keys, the resumable search driver, lines, perft.
+
+The kernels in :mod:`.kernels` work on packed keys; this module converts
+between keys and :class:`~fci_solver.position.Position` values, builds the
+geometry and card tables as arrays, and turns a solved key path back into a
+line of reference-engine turns (so every printed line is checked by the
+reference rules as it is built).
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+
+import numpy as np
+
+from ..cards import EFFECTS, CardTable
+from ..errors import FciError
+from ..position import Board, Position, Stack
+from ..search import SolveResult, discard_sources
+from .. import rules
+from . import kernels as K
+
+MAX_CELLS = 127
+CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
+DEFAULT_MEMORY_MIB = 2048
+ENTRY_BYTES = 8 + 8 + 1 + 2 + 1
+
+
+# -- tables ------------------------------------------------------------------------
+
+@lru_cache(maxsize=32)
+def geometry(board: Board):
+    """Arrays describing the board: eat geometry per pending effect, cells by distance."""
+    n = board.n_rows * board.n_cols
+    if n > MAX_CELLS:
+        raise FciError(f"the board has {n} cells; the bitboard engine handles at most {MAX_CELLS} (use a smaller --margin or --engine reference)")
+    cells = board.cells
+    prey = np.full((8, n, 8), -1, np.int64)
+    mid = np.full((8, n, 8), -1, np.int64)
+    for code in range(8):
+        effect = EFFECTS[code - 1] if code else None
+        for i, (r, c) in enumerate(cells):
+            for j, (dr, dc) in enumerate(rules.prey_offsets(effect)):
+                t = (r + dr, c + dc)
+                if t in board:
+                    prey[code, i, j] = board.index(t)
+                    if effect == "lynx":
+                        mid[code, i, j] = board.index((r + dr // 2, c + dc // 2))
+    maxd = board.n_rows + board.n_cols - 2
+    bydist = np.zeros((n, n), np.int64)
+    dstart = np.zeros((n, maxd + 3), np.int64)
+    for i, a in enumerate(cells):
+        ds = sorted(range(n), key=lambda j: (rules.distance(a, cells[j]), j))
+        bydist[i] = ds
+        k = 0
+        for d in range(maxd + 3):
+            while k < n and rules.distance(a, cells[ds[k]]) < d:
+                k += 1
+            dstart[i, d] = k
+    return prey, mid, bydist, dstart, maxd
+
+
+def card_arrays(cards: CardTable):
+    """The card table as int arrays: kind, self-only, min, max, count, pending code; and discard sources."""
+    kinds = {"none": K.AB_NONE, "move": K.AB_MOVE, "discard": K.AB_DISCARD, "swap": K.AB_SWAP, "pending": K.AB_PENDING}
+    ab = np.zeros((6, 16), np.int64)
+    for c in cards:
+        if c.ability == "move" and c.count > 2:
+            raise FciError(f"card {c.value}: the bitboard engine moves at most 2 stacks per ability (use --engine reference)")
+        ab[0, c.value] = kinds[c.ability]
+        ab[1, c.value] = 1 if c.who == "self" else 0
+        ab[2, c.value] = c.min
+        ab[3, c.value] = K.BIG if c.max is None else c.max
+        ab[4, c.value] = c.count
+        ab[5, c.value] = EFFECTS.index(c.effect) + 1 if c.ability == "pending" else 0
+    src = np.zeros(16, np.bool_)
+    for v in discard_sources(cards):
+        src[v] = True
+    return ab, src
+
+
+# -- keys --------------------------------------------------------------------------
+
+def key_of(pos: Position, after_whale: bool = False) -> tuple[int, int, int]:
+    b = pos.board
+    k = [0, 0]
+    for s in pos.stacks:
+        code = 1 + 2 * b.index(s.cell) + (1 if s.stacked else 0)
+        k[s.card // 8] |= code << (8 * (s.card % 8))
+    pend = EFFECTS.index(pos.pending) + 1 if pos.pending else 0
+    meta = int(pos.shark) | (int(pos.whale) << 1) | (pend << 2) | (K.PHASE_BIT if after_whale else 0)
+    return k[0], k[1], meta
+
+
+def position_of(board: Board, key) -> Position:
+    """A key back to a position (heights are 1 or 2: only stacked-or-not is in a key)."""
+    k0, k1, meta = (int(x) for x in key)
+    stacks = []
+    for card in range(16):
+        code = ((k0 if card < 8 else k1) >> (8 * (card % 8))) & 255
+        if code:
+            stacks.append(Stack(board.cell((code - 1) >> 1), card, 2 if (code - 1) & 1 else 1))
+    pend = (meta >> 2) & 7
+    return Position(board, tuple(stacks), bool(meta & 1), bool(meta & 2), EFFECTS[pend - 1] if pend else None)
+
+
+class Engine:
+    """The kernels bound to one board and card table."""
+
+    def __init__(self, board: Board, cards: CardTable):
+        self.board = board
+        self.cards = cards
+        self.prey, self.mid, self.bydist, self.dstart, self.maxd = geometry(board)
+        self.ab, self.src = card_arrays(cards)
+        self._buf = None
+
+    def buffers(self, cap: int = CHILD_CAP):
+        if self._buf is None or self._buf[0].shape[0] < cap:
+            self._buf = (np.zeros(cap, np.uint64), np.zeros(cap, np.uint64), np.zeros(cap, np.int64), np.zeros(cap, np.int64))
+        return self._buf
+
+    def children(self, key) -> list[tuple[int, int, int]]:
+        """Children keys of a node (after-Whale half-steps included, marked by the phase bit)."""
+        ck0, ck1, cmeta, _ = self.buffers()
+        cap = ck0.shape[0]
+        end = K.gen_children(np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), self.ab, self.prey, self.mid,
+                             self.bydist, self.dstart, self.maxd, ck0, ck1, cmeta, 0, cap)
+        if end > cap:
+            raise FciError("too many children for the child buffer")
+        return list(zip(ck0[:end].tolist(), ck1[:end].tolist(), cmeta[:end].tolist()))
+
+    def next_states(self, key) -> set[tuple[int, int, int]]:
+        """Distinct full-turn successor keys (after-Whale half-steps expanded)."""
+        out = set()
+        for ch in self.children(key):
+            if ch[2] & K.PHASE_BIT:
+                out.update(self.children(ch))
+            else:
+                out.add(ch)
+        return out
+
+    def lower_bound(self, key) -> int:
+        return int(K.lower_bound(np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), self.src))
+
+
+class BitboardSolver:
+    """Exact minimum-result search with the numba kernels."""
+
+    def __init__(self, cards: CardTable, time_limit: float | None = None, memory: int | None = None,
+                 progress=None, stop_at: int = 0, chunk: int = 20000):
+        self.cards = cards
+        self.time_limit = time_limit
+        self.memory = memory or DEFAULT_MEMORY_MIB
+        self.progress = progress
+        self.stop_at = stop_at
+        self.chunk = chunk
+        self.table = None
+
+    def _alloc_table(self, n_states_hint: int | None = None):
+        entries = max(1 << 10, (self.memory * 1024 * 1024) // ENTRY_BYTES)
+        size = 1 << (entries.bit_length() - 1)
+        # np.zeros maps pages lazily, so an unused budget costs no memory
+        self.table = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8),
+                      np.zeros(size, np.int16), np.zeros(size, np.uint8))
+
+    def _run(self, eng: Engine, key, beta: int, deadline: float | None, t0: float):
+        fr = np.zeros((K.MAXD, 12), np.int64)
+        fr[0, 0] = np.uint64(key[0]).astype(np.int64)
+        fr[0, 1] = np.uint64(key[1]).astype(np.int64)
+        fr[0, 2] = key[2]
+        fr[0, 3] = beta
+        fr[0, 5] = 0
+        fr[0, 11] = 1
+        ck0, ck1, cmeta, clb = eng.buffers()
+        ctl = np.zeros(8, np.int64)
+        ctl[4] = self.chunk
+        ctl[5] = K.INF
+        ctl[6] = self.stop_at
+        inc = np.zeros((K.MAXD, 3), np.int64)
+        tk0, tk1, tmeta, tval, twork = self.table
+        while True:
+            K.search(fr, ck0, ck1, cmeta, clb, tk0, tk1, tmeta, tval, twork,
+                     eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.src, ctl, inc)
+            self.states += int(ctl[2])
+            ctl[2] = 0
+            if ctl[1] == 3:
+                raise FciError("the child buffer overflowed (a node with too many turns)")
+            if ctl[1] in (1, 2):
+                return int(ctl[1]), int(ctl[3]), int(ctl[5]), inc
+            if self.progress:
+                self.progress(self.states, int(ctl[5]) if ctl[5] < K.INF else None)
+            if deadline is not None and time.perf_counter() > deadline:
+                return 0, None, int(ctl[5]), inc
+
+    def value(self, eng: Engine, key, beta: int, deadline=None) -> int | None:
+        status, v, _, _ = self._run(eng, key, beta, deadline, time.perf_counter())
+        return v if status == 1 else None
+
+    def _tt_exact(self, key):
+        tk0, tk1, tmeta, tval, _ = self.table
+        w = K.tt_lookup(tk0, tk1, tmeta, tval, np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]))
+        if w >= 0 and (w >> 8) == 1:
+            return int(w & 255)
+        return None
+
+    def solve(self, pos: Position) -> SolveResult:
+        t0 = time.perf_counter()
+        eng = Engine(pos.board, self.cards)
+        if self.table is None:
+            self._alloc_table()
+        self.states = 0
+        root = key_of(pos)
+        deadline = t0 + self.time_limit if self.time_limit else None
+        status, value, incumbent, inc = self._run(eng, root, len(pos) + 1, deadline, t0)
+        if status == 1:
+            keys = self.principal_keys(eng, root, value)
+            exact, low = True, value
+        else:
+            # timed out (status 0) or reached stop_at (status 2): the incumbent line is real, the value a bound
+            keys = self._incumbent_keys(inc)
+            exact = False
+            low = eng.lower_bound(root)
+        line, positions = keys_to_line(pos, keys, self.cards)
+        if not exact:
+            value = len(positions[-1]) if positions else len(pos)
+        return SolveResult(pos, value, low, line, positions, exact, self.states, time.perf_counter() - t0, "bitboard",
+                           {"table_entries": int(self.table[0].shape[0])})
+
+    @staticmethod
+    def _incumbent_keys(inc):
+        keys = []
+        for row in inc[1:]:
+            if row[2] < 0:
+                break
+            keys.append((int(np.int64(row[0]).astype(np.uint64)), int(np.int64(row[1]).astype(np.uint64)), int(row[2])))
+        return keys
+
+    def principal_keys(self, eng: Engine, key, value: int) -> list:
+        """Follow children with the same exact value from ``key`` to the end of the game."""
+        keys = []
+        while True:
+            kids = eng.children(key)
+            if not kids:
+                return keys
+            nxt = None
+            for ch in kids:
+                if eng.lower_bound(ch) > value:
+                    continue
+                v = self._tt_exact(ch)
+                if v is None:
+                    v = self.value(eng, ch, value + 1)  # evicted or only bounded: settle it
+                if v == value:
+                    nxt = ch
+                    break
+            if nxt is None:
+                raise RuntimeError("principal line lost: no child keeps the value")
+            keys.append(nxt)
+            key = nxt
+
+
+def keys_to_line(start: Position, keys, cards: CardTable):
+    """Turn a path of keys (after-Whale half-steps included) into reference-engine turns."""
+    line, positions = [], []
+    pos = start
+    i = 0
+    while i < len(keys):
+        ts = rules.TurnState.begin(pos)
+        prefix = ()
+        if keys[i][2] & K.PHASE_BIT:
+            whale = _whale_between(pos, position_of(pos.board, keys[i]))
+            ts = rules.advance(ts, whale, cards)
+            prefix = (whale,)
+            i += 1
+            if i >= len(keys):
+                break
+        target = keys[i]
+        for turn, nxt in _turns_from(ts, cards):
+            if key_of(nxt) == target:
+                line.append(prefix + turn)
+                positions.append(nxt)
+                pos = nxt
+                break
+        else:
+            raise RuntimeError("the reference engine has no turn to a state the bitboard engine reached")
+        i += 1
+    return line, positions
+
+
+def _whale_between(a: Position, b: Position):
+    from ..actions import Whale
+
+    before = {s.card: s.cell for s in a.stacks}
+    for s in b.stacks:
+        if before[s.card] != s.cell:
+            return Whale(before[s.card], s.cell)
+    raise RuntimeError("no Whale move between the two keys")
+
+
+def _turns_from(ts: rules.TurnState, cards: CardTable):
+    """Complete turns from a turn state, never using the Whale (it was used or is not wanted here)."""
+    stack = [(ts, ())]
+    while stack:
+        t, done = stack.pop()
+        if t.phase == "end":
+            yield done, rules.finish(t, cards)
+            continue
+        acts = rules.legal_actions(t, cards, whale_after=False)
+        for action in reversed(acts):
+            if action.op == "whale":
+                continue
+            stack.append((rules.advance(t, action, cards), done + (action,)))
+
+
+def perft(pos: Position, depth: int, cards: CardTable) -> int:
+    """perft(depth) with the fast turn generator (levels are sets of full-turn states)."""
+    eng = Engine(pos.board, cards)
+    level = {key_of(pos)}
+    for _ in range(depth):
+        nxt = set()
+        for key in level:
+            nxt |= eng.next_states(key)
+        level = nxt
+    return len(level)
