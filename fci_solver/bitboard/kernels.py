@@ -430,9 +430,11 @@ def tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, word, work):
     tag = np.uint8(meta + 1)
     victim = i
     least = 1 << 30
+    fresh = 0
     for _ in range(PROBES):
         if tmeta[i] == 0 or (tmeta[i] == tag and tk0[i] == k0 and tk1[i] == k1):
             victim = i
+            fresh = 1 if tmeta[i] == 0 else 0
             break
         if twork[i] < least:
             least = twork[i]
@@ -443,6 +445,17 @@ def tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, word, work):
     tmeta[victim] = tag
     tval[victim] = word
     twork[victim] = work
+    return fresh
+
+
+@njit(cache=True)
+def tt_rehash(ok0, ok1, ometa, oval, owork, tk0, tk1, tmeta, tval, twork):
+    """Move every entry of the old table into a larger one; returns the number of entries."""
+    used = 0
+    for i in range(ok0.shape[0]):
+        if ometa[i] != 0:
+            used += tt_store(tk0, tk1, tmeta, tval, twork, ok0[i], ok1[i], np.int64(ometa[i]) - 1, oval[i], owork[i])
+    return used
 
 
 # -- search ----------------------------------------------------------------------------------
@@ -456,7 +469,7 @@ def search(
     ck0, ck1, cmeta, clb,  # child buffer
     tk0, tk1, tmeta, tval, twork,  # transposition table
     ab, prey, mid, bydist, dstart, maxd, discard_src,
-    ctl,  # int64[8]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow
+    ctl,  # int64[10]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow, 8 table entries used
     inc,  # int64[MAXD, 3] incumbent path keys (as int64 views)
     ):
     """Resumable fail-hard DFS for the minimum result.  Runs until done or ``budget`` nodes.
@@ -502,7 +515,7 @@ def search(
                         code = (k0 >> np.uint64(8 * i)) & np.uint64(255) if i < 8 else (k1 >> np.uint64(8 * (i - 8))) & np.uint64(255)
                         if code != 0:
                             n_st += 1
-                    tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, n_st | 256, 0)
+                    ctl[8] += tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, n_st | 256, 0)
                     if n_st < ctl[5]:
                         ctl[5] = n_st
                         for j in range(d + 1):
@@ -516,6 +529,8 @@ def search(
                     ret = n_st
                 else:
                     # order children by their lower bound (smaller first)
+                    # generation order (low predators first) breaks ties: it found wins fastest
+                    # among the orderings tried (see benchmarks/RESULTS.md)
                     for j in range(start, end):
                         clb[j] = lower_bound(ck0[j], ck1[j], cmeta[j], discard_src)
                     order = np.argsort(clb[start:end], kind="mergesort")
@@ -575,10 +590,10 @@ def search(
             work = 255
         if fr[d, 9] >= 0:
             ret = fr[d, 8]
-            tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, ret | 256, work)
+            ctl[8] += tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, ret | 256, work)
         else:
             ret = max(fr[d, 4], fr[d, 10])
-            tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, ret, work)
+            ctl[8] += tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, ret, work)
         if d == 0:
             ctl[3] = ret
             ctl[1] = 1

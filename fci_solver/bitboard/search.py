@@ -22,6 +22,7 @@ from .. import rules
 from . import kernels as K
 
 MAX_CELLS = 127
+INITIAL_ENTRIES = 1 << 18
 CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
 DEFAULT_MEMORY_MIB = 2048
 ENTRY_BYTES = 8 + 8 + 1 + 2 + 1
@@ -157,12 +158,28 @@ class BitboardSolver:
         self.chunk = chunk
         self.table = None
 
-    def _alloc_table(self, n_states_hint: int | None = None):
+    @property
+    def max_entries(self) -> int:
         entries = max(1 << 10, (self.memory * 1024 * 1024) // ENTRY_BYTES)
-        size = 1 << (entries.bit_length() - 1)
-        # np.zeros maps pages lazily, so an unused budget costs no memory
-        self.table = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8),
-                      np.zeros(size, np.int16), np.zeros(size, np.uint8))
+        return 1 << (entries.bit_length() - 1)
+
+    @staticmethod
+    def _new_table(size: int):
+        return (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8),
+                np.zeros(size, np.int16), np.zeros(size, np.uint8))
+
+    def _alloc_table(self):
+        # Start small and grow: a table spread over the whole budget would fault in a page per store.
+        self.table = self._new_table(min(self.max_entries, INITIAL_ENTRIES))
+        self.used = 0
+
+    def _maybe_grow(self):
+        size = self.table[0].shape[0]
+        if self.used * 2 < size or size >= self.max_entries:
+            return
+        new = self._new_table(min(self.max_entries, size * 4))
+        self.used = int(K.tt_rehash(*self.table, *new))
+        self.table = new
 
     def _run(self, eng: Engine, key, beta: int, deadline: float | None, t0: float):
         fr = np.zeros((K.MAXD, 12), np.int64)
@@ -173,16 +190,19 @@ class BitboardSolver:
         fr[0, 5] = 0
         fr[0, 11] = 1
         ck0, ck1, cmeta, clb = eng.buffers()
-        ctl = np.zeros(8, np.int64)
+        ctl = np.zeros(10, np.int64)
         ctl[4] = self.chunk
         ctl[5] = K.INF
         ctl[6] = self.stop_at
         inc = np.zeros((K.MAXD, 3), np.int64)
-        tk0, tk1, tmeta, tval, twork = self.table
         while True:
+            self._maybe_grow()
+            tk0, tk1, tmeta, tval, twork = self.table
+            ctl[8] = 0
             K.search(fr, ck0, ck1, cmeta, clb, tk0, tk1, tmeta, tval, twork,
                      eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.src, ctl, inc)
             self.states += int(ctl[2])
+            self.used += int(ctl[8])
             ctl[2] = 0
             if ctl[1] == 3:
                 raise FciError("the child buffer overflowed (a node with too many turns)")
@@ -225,7 +245,7 @@ class BitboardSolver:
         if not exact:
             value = len(positions[-1]) if positions else len(pos)
         return SolveResult(pos, value, low, line, positions, exact, self.states, time.perf_counter() - t0, "bitboard",
-                           {"table_entries": int(self.table[0].shape[0])})
+                           {"table_entries": int(self.table[0].shape[0]), "table_used": self.used})
 
     @staticmethod
     def _incumbent_keys(inc):

@@ -1,0 +1,43 @@
+"""Small helpers so each rules test can draw its position and name its turn."""
+
+from __future__ import annotations
+
+from fci_solver import rules
+from fci_solver.actions import Eat, SharkEat
+from fci_solver.cards import standard_cards
+from fci_solver.notation import parse_human_turn
+from fci_solver.position import Position, parse_position_text
+
+CARDS = standard_cards()
+
+
+def board(text: str, sea: str = "none", pending: str = "none", margin: int = 1) -> Position:
+    """A position drawn as a grid ('.' open, '7' an animal, '7:2' a stack), (0, 0) at the top-left."""
+    return parse_position_text(f"sea: {sea}\npending: {pending}\nmargin: {margin}\n{text}")
+
+
+def eats(pos: Position) -> set[tuple[int, int]]:
+    """(predator card, prey card) of every normal eat available without the Whale."""
+    return {
+        (pos.at(a.frm).card, pos.at(a.to).card)
+        for a in rules.normal_eats(pos, pos.pending)
+    }
+
+
+def shark_eats(pos: Position) -> set[tuple[int, int]]:
+    return {(pos.at(a.frm).card, pos.at(a.to).card) for a in rules.shark_eats(pos)}
+
+
+def play(pos: Position, turn: str, cards=CARDS) -> Position:
+    """Play one turn written in human notation (checked by the rules)."""
+    return rules.play_turn(pos, parse_human_turn(turn, pos.board, pos), cards)
+
+
+def outcomes(pos: Position, cards=CARDS) -> set:
+    """Every distinct next state's key."""
+    return set(rules.successors(pos, cards))
+
+
+def layout_of(pos: Position) -> dict[int, tuple[tuple[int, int], int]]:
+    """card -> (cell, height) of every stack."""
+    return {s.card: (s.cell, s.height) for s in pos.stacks}

@@ -1,0 +1,76 @@
+"""The numba engine agrees with the reference engine on many random positions."""
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from fci_solver import rules
+from fci_solver.bitboard.search import BitboardSolver, Engine, key_of
+from fci_solver.cards import EFFECTS
+from fci_solver.position import Board, Position, Stack
+from fci_solver.search import ReferenceSolver, lower_bound
+from fci_solver.notation import replay
+
+from helpers import CARDS
+
+
+@st.composite
+def positions(draw, max_cards=6, max_side=3):
+    h = draw(st.integers(1, max_side))
+    w = draw(st.integers(2 if h == 1 else 1, max_side + 1))
+    margin = draw(st.integers(0, 2))
+    board = Board(h, w, margin)
+    cells = list(board.cells)
+    n = draw(st.integers(2, min(max_cards, len(cells))))
+    chosen = draw(st.lists(st.sampled_from(cells), min_size=n, max_size=n, unique=True))
+    cards = draw(st.lists(st.integers(0, 15), min_size=n, max_size=n, unique=True))
+    stacked = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    stacks = tuple(Stack(c, v, 2 if s else 1) for c, v, s in zip(chosen, cards, stacked))
+    pending = draw(st.sampled_from((None,) + EFFECTS))
+    shark = draw(st.booleans())
+    whale = draw(st.booleans())
+    return Position(board, stacks, shark, whale, pending)
+
+
+def reference_next(pos, cards=CARDS):
+    return {key_of(q) for _, q in rules.successors(pos, cards).values()}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_same_next_states(pos):
+    assert Engine(pos.board, CARDS).next_states(key_of(pos)) == reference_next(pos)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_same_next_states_plain_rules(pos):
+    plain = CARDS.plain()
+    assert Engine(pos.board, plain).next_states(key_of(pos)) == reference_next(pos, plain)
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions())
+def test_same_lower_bound(pos):
+    assert Engine(pos.board, CARDS).lower_bound(key_of(pos)) == lower_bound(pos, CARDS)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(max_cards=5, max_side=2))
+def test_same_minimum_result_and_lines_replay(pos):
+    ref = ReferenceSolver(CARDS).solve(pos)
+    fast = BitboardSolver(CARDS, memory=1).solve(pos)
+    assert ref.exact and fast.exact
+    assert fast.min_remaining == ref.min_remaining
+    for result in (ref, fast):
+        after = replay(pos, result.line, CARDS)
+        final = after[-1] if after else pos
+        assert len(final) == result.min_remaining
+        assert rules.is_over(final, CARDS)
+
+
+def test_lower_bound_counts_stacks_no_card_can_eat():
+    # 15 and 9 have no eater (nothing in 10..12 or above 15); 8 can be eaten by 9
+    from helpers import board
+    p = board("15:2 . 9:2 8")
+    assert lower_bound(p, CARDS) == 2
+    # with the Shark one of them may still go (9 is below 15)
+    assert lower_bound(p.replace(shark=True), CARDS) == 1
