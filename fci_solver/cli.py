@@ -23,7 +23,18 @@ from .progress import Progress
 
 
 def emit_json(obj) -> None:
-    click.echo(json.dumps(obj, indent=2))
+    """JSON with one top-level key per line and one list item (a turn, a row) per line."""
+    if not isinstance(obj, dict):
+        click.echo(json.dumps(obj, indent=2))
+        return
+    parts = []
+    for k, v in obj.items():
+        if isinstance(v, list) and v and all(isinstance(x, (list, dict)) for x in v):
+            inner = ",\n    ".join(json.dumps(x) for x in v)
+            parts.append(f"  {json.dumps(k)}: [\n    {inner}\n  ]")
+        else:
+            parts.append(f"  {json.dumps(k)}: {json.dumps(v)}")
+    click.echo("{\n" + ",\n".join(parts) + "\n}")
 
 
 # -- shared options ------------------------------------------------------------

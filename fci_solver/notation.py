@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from .actions import Discard, Eat, Move, SharkEat, Swap, Turn, Whale, line_from_json
 from .cards import CardTable, standard_cards
 from .errors import FciError
+from .layouts import LAYOUT_NAMES, load_layout, parse_layout
 from .position import Board, Deal, Position, parse_sea, sea_list
 from . import rules
 
@@ -142,6 +143,11 @@ def read_line_document(text: str, cards: CardTable | None = None, where: str = "
         raise FciError(f"{where}: no 'deal' (or 'position') in the document")
     deal_value = data["deal"]
     layout = data.get("layout", "standard")
+    if "layout_grid" in data:
+        grid = data["layout_grid"]
+        if not isinstance(grid, list) or not all(isinstance(r, str) for r in grid):
+            raise FciError(f"{where}: 'layout_grid' must be a list of rows like \"XX.X\"")
+        layout = parse_layout("\n".join(grid), str(layout), f"{where}: layout_grid")
     if isinstance(deal_value, list):
         deal = Deal.of(layout, [int(v) for v in deal_value])
     elif isinstance(deal_value, str):
@@ -174,6 +180,8 @@ def solution_document(result, deal: Deal | None, target: int, rules_name: str) -
     doc = {}
     if deal is not None:
         doc.update(layout=deal.layout.name, deal=" ".join(map(str, deal.cards)))
+        if deal.layout.name not in LAYOUT_NAMES or load_layout(deal.layout.name) != deal.layout:
+            doc["layout_grid"] = str(deal.layout).splitlines()  # a user's layout travels with its line
         if deal.seed is not None:
             doc["seed"] = deal.seed
     else:
