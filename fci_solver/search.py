@@ -129,14 +129,20 @@ class ReferenceSolver:
     def solve(self, pos: Position) -> SolveResult:
         self.t0 = time.perf_counter()
         exact = True
+        beta = lower_bound(pos, self.cards) + 1
         try:
-            value = self.search(pos, len(pos) + 1, [])
+            # null-window passes: can the bound be reached? if not, one more stack, ...
+            while True:
+                value = self.search(pos, beta, [])
+                if value < beta:
+                    break
+                beta = value + 1
             line = self.principal_line(pos)
             low = value
         except TimeUp:
             exact = False
             value, line = self.best if self.best else (len(pos), [])
-            low = lower_bound(pos, self.cards)
+            low = max(lower_bound(pos, self.cards), beta - 1)
         seconds = time.perf_counter() - self.t0
         return SolveResult(
             pos, value, low, [t for t, _ in line], [p for _, p in line], exact, self.states, seconds, "reference"

@@ -232,20 +232,43 @@ class BitboardSolver:
         self.states = 0
         root = key_of(pos)
         deadline = t0 + self.time_limit if self.time_limit else None
-        status, value, incumbent, inc = self._run(eng, root, len(pos) + 1, deadline, t0)
+        # Null-window passes: first ask "can the lower bound be reached?", then one more stack, ...
+        # A pass that fails proves a lower bound; most deals reach their bound, so the first pass
+        # searches with the tightest pruning and stops at the first line that gets there.
+        beta = eng.lower_bound(root) + 1
+        best_inc, best_path = K.INF, None
+        while True:
+            status, value, incumbent, inc = self._run(eng, root, beta, deadline, t0)
+            if incumbent < best_inc:
+                best_inc, best_path = incumbent, inc.copy()
+            if status != 1 or value < beta:
+                break
+            beta = value + 1  # value is a proven lower bound
         if status == 1:
             keys = self.principal_keys(eng, root, value)
             exact, low = True, value
         else:
             # timed out (status 0) or reached stop_at (status 2): the incumbent line is real, the value a bound
-            keys = self._incumbent_keys(inc)
+            keys = self._incumbent_keys(best_path) if best_path is not None else []
+            keys = self._play_out(eng, keys[-1] if keys else root, keys)
             exact = False
-            low = eng.lower_bound(root)
+            low = max(eng.lower_bound(root), beta - 1)
         line, positions = keys_to_line(pos, keys, self.cards)
         if not exact:
             value = len(positions[-1]) if positions else len(pos)
         return SolveResult(pos, value, low, line, positions, exact, self.states, time.perf_counter() - t0, "bitboard",
                            {"table_entries": int(self.table[0].shape[0]), "table_used": self.used})
+
+    @staticmethod
+    def _play_out(eng: Engine, key, keys: list) -> list:
+        """Extend a path to the end of the game by always taking the first full turn (a real, if poor, line)."""
+        keys = list(keys)
+        while True:
+            kids = eng.children(key)
+            if not kids:
+                return keys
+            key = kids[0]
+            keys.append(key)
 
     @staticmethod
     def _incumbent_keys(inc):
