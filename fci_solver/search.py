@@ -141,12 +141,22 @@ class ReferenceSolver:
             low = value
         except TimeUp:
             exact = False
-            value, line = self.best if self.best else (len(pos), [])
+            value, line = self.best if self.best else self.play_out(pos)
             low = max(lower_bound(pos, self.cards), beta - 1)
         seconds = time.perf_counter() - self.t0
         return SolveResult(
             pos, value, low, [t for t, _ in line], [p for _, p in line], exact, self.states, seconds, "reference"
         )
+
+    def play_out(self, pos: Position) -> tuple[int, list]:
+        """A real, if poor, complete line: always the first turn (used when time ran out before any end)."""
+        line = []
+        while True:
+            kid = next(iter(rules.successors(pos, self.cards).values()), None)
+            if kid is None:
+                return len(pos), line
+            line.append(kid)
+            pos = kid[1]
 
     def principal_line(self, pos: Position) -> list:
         line = []
