@@ -241,6 +241,52 @@ def perft_cmd(setup: Setup, depth, engine, as_json):
         emit_json({"deal": str(setup.deal) if setup.deal else None, "engine": engine, "sea": sea_list(setup.start.shark, setup.start.whale), "margin": setup.start.board.margin, "perft": rows})
 
 
+@cli.command("graph")
+@deal_options
+@click.option("--target", type=click.IntRange(min=1), default=3, show_default=True, help="Win when at most this many stacks remain.")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=1_000_000, show_default=True, help="Stop with an error past this many states.")
+@click.option("--out", "out", type=click.Path(dir_okay=False), help="Write the graph: .graphml, .gexf or .dot.")
+@click.option("--labels/--no-labels", default=True, show_default=True, help="Label each edge with one turn (JSON notation).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+def graph_cmd(setup: Setup, target, max_nodes, out, labels, quiet, as_json):
+    """Build the state graph of a deal, analyse it, and optionally write it out."""
+    from . import graph as g
+
+    if out is not None and out.rsplit(".", 1)[-1].lower() not in g.FORMATS:
+        raise FciError(f"unknown graph format for {out!r}: use a .graphml, .gexf or .dot file")
+    progress = Progress("graph", enabled=not (quiet or as_json))
+    G = g.build_graph(setup.start, setup.cards, max_nodes=max_nodes, labels=labels, progress=lambda n, _: progress(n, unit="states expanded"))
+    progress.close()
+    report = g.analyse(G, target)
+    if out:
+        g.write_graph(G, out)
+        report["written"] = out
+    if as_json:
+        emit_json(report)
+        return
+    c, p = report["counts"], report["paths"]
+    click.echo(setup.header())
+    click.echo(setup.start.grid())
+    click.echo(f"\n{c['states']:,} states, {c['edges']:,} edges; minimum result {c['min_result']}; "
+               f"{c['winnable_states']:,} states can still reach {target} or fewer.")
+    click.echo("Games ending with n stacks: " + ", ".join(f"{k}: {v:,}" for k, v in c["terminal_by_result"].items()))
+    click.echo(f"Winning lines (state sequences): {p['winning_lines']:,} of {p['complete_games']:,} complete games; "
+               f"as turn sequences {p['winning_turn_sequences']:,} of {p['turn_sequences']:,}.")
+    ch = report["random_play_win_chance"]
+    click.echo(f"A player choosing uniformly among legal turns wins with chance {ch['fraction']} ~ {ch['decimal']:.4g}.")
+    if report["winning_line_lengths"]:
+        click.echo("Winning lines take {} to {} turns.".format(*report["winning_line_lengths"]))
+    click.echo(f"States with only one move that keeps the win: {report['only_move_states']:,}.")
+    click.echo("Critical states (every winning line passes through them): "
+               + ("; ".join(f"depth {x['depth']}: {x['stacks']}" for x in report["critical_states"]) or "none (no win)"))
+    click.echo("\n depth   states  branching  winnable")
+    for row in report["by_depth"]:
+        click.echo(f"{row['depth']:>6} {row['states']:>8,} {row['branching']:>10.2f} {row['winnable_share']:>9.1%}")
+    if out:
+        click.echo(f"\nWrote {out}.")
+
+
 # -- entry point ---------------------------------------------------------------
 
 def main(argv=None) -> None:

@@ -1,0 +1,311 @@
+"""The state graph of a deal as a ``networkx.DiGraph``, and analyses over it.
+
+Every turn removes at least one stack, so the graph is a DAG.  Nodes are
+full-turn states (the fast engine's packed keys, written ``k0:k1:meta`` in
+hex); their attributes are plain values so the graph exports to GraphML, GEXF
+and DOT:
+
+``stacks``      the stacks as text, e.g. ``c3=5 d3=12*`` (``*`` = stacked)
+``shark``, ``whale``  sea animals still available (bool)
+``pending``     the pending effect, ``""`` for none
+``count``       number of stacks
+``depth``       fewest turns from the start
+``min_result``  the exact minimum result reachable from the node
+
+Edges carry ``turns``, the number of distinct legal turns (action sequences)
+that lead there, and ``turn``, one of them in the JSON notation.
+
+The analyses are plain functions taking the graph, built on networkx
+algorithms (topological order, dominators, shortest paths), in the manner of
+``networkx.algorithms``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from fractions import Fraction
+
+import networkx as nx
+
+from .actions import Turn
+from .cards import CardTable, standard_cards
+from .errors import FciError
+from .position import Position
+from . import rules
+
+DEFAULT_MAX_NODES = 1_000_000
+
+
+def node_id(key) -> str:
+    return f"{key[0]:x}:{key[1]:x}:{key[2]:x}"
+
+
+def _labels(pos: Position, cards: CardTable, eng, key) -> dict:
+    """child key -> one turn reaching it (reference engine, so every label is a checked turn)."""
+    from .bitboard.search import _turns_from, _whale_between, key_of, position_of
+    from .bitboard import kernels as K
+
+    out = {}
+    for turn, nxt in _turns_from(rules.TurnState.begin(pos), cards):
+        out.setdefault(key_of(nxt), turn)
+    for half in eng.children(key):
+        if half[2] & K.PHASE_BIT:
+            whale = _whale_between(pos, position_of(pos.board, half))
+            ts = rules.advance(rules.TurnState.begin(pos), whale, cards)
+            for turn, nxt in _turns_from(ts, cards):
+                out.setdefault(key_of(nxt), (whale,) + turn)
+    return out
+
+
+def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int = DEFAULT_MAX_NODES,
+                labels: bool = True, progress=None) -> nx.DiGraph:
+    """The reachable state graph from ``start`` (raises :class:`FciError` past ``max_nodes``)."""
+    from .bitboard.search import Engine, key_of, position_of
+    from .bitboard import kernels as K
+
+    cards = cards or standard_cards()
+    eng = Engine(start.board, cards)
+    root = key_of(start)
+    G = nx.DiGraph(root=node_id(root), margin=start.board.margin, height=start.board.height, width=start.board.width)
+    depth = {root: 0}
+    frontier = [root]
+    order = []
+    while frontier:
+        nxt_frontier = []
+        for key in frontier:
+            order.append(key)
+            mult = Counter()
+            for ch in eng.children(key):
+                if ch[2] & K.PHASE_BIT:
+                    mult.update(eng.children(ch))
+                else:
+                    mult[ch] += 1
+            pos = position_of(start.board, key)
+            label = _labels(pos, cards, eng, key) if labels and mult else {}
+            for ch, m in mult.items():
+                if ch not in depth:
+                    depth[ch] = depth[key] + 1
+                    nxt_frontier.append(ch)
+                    if len(depth) > max_nodes:
+                        raise FciError(f"the state graph has more than {max_nodes:,} states; raise --max-nodes or try a smaller deal or fewer sea animals")
+                attrs = {"turns": m}
+                if labels:
+                    attrs["turn"] = json.dumps([a.to_json() for a in label[ch]])
+                G.add_edge(node_id(key), node_id(ch), **attrs)
+            if progress:
+                progress(len(order), None)
+        frontier = nxt_frontier
+    for key in order:
+        pos = position_of(start.board, key)
+        n = node_id(key)
+        G.add_node(n)
+        G.nodes[n].update(
+            stacks=" ".join(f"{start.board.name(s.cell)}={s.card}{'*' if s.stacked else ''}" for s in pos.stacks),
+            shark=pos.shark, whale=pos.whale, pending=pos.pending or "", count=len(pos), depth=depth[key],
+        )
+    for n in reversed(list(nx.topological_sort(G))):
+        succ = list(G.successors(n))
+        G.nodes[n]["min_result"] = min((G.nodes[s]["min_result"] for s in succ), default=G.nodes[n]["count"])
+    return G
+
+
+# -- analyses --------------------------------------------------------------------------
+
+def root(G: nx.DiGraph) -> str:
+    return G.graph["root"]
+
+
+def terminals(G: nx.DiGraph) -> list[str]:
+    return [n for n in G if G.out_degree(n) == 0]
+
+
+def winning_terminals(G: nx.DiGraph, target: int) -> list[str]:
+    return [n for n in terminals(G) if G.nodes[n]["count"] <= target]
+
+
+def counts(G: nx.DiGraph, target: int = 3) -> dict:
+    """States, terminal states by result, and states from which ``target`` is still reachable."""
+    by_result = Counter(G.nodes[n]["count"] for n in terminals(G))
+    return {
+        "states": G.number_of_nodes(),
+        "edges": G.number_of_edges(),
+        "terminal_by_result": dict(sorted(by_result.items())),
+        "winnable_states": sum(1 for n in G if G.nodes[n]["min_result"] <= target),
+        "min_result": G.nodes[root(G)]["min_result"],
+    }
+
+
+def path_counts(G: nx.DiGraph, target: int = 3) -> dict:
+    """Distinct state sequences from the start: to a win, and complete games in all.
+
+    Two turns that lead to the same state are one step here; ``turn_sequences``
+    counts every distinct action sequence (weighting each edge by its ``turns``).
+    """
+    order = list(nx.topological_sort(G))
+    games, wins, tgames, twins = {}, {}, {}, {}
+    for n in reversed(order):
+        succ = list(G.successors(n))
+        if not succ:
+            games[n] = tgames[n] = 1
+            wins[n] = twins[n] = 1 if G.nodes[n]["count"] <= target else 0
+            continue
+        games[n] = sum(games[s] for s in succ)
+        wins[n] = sum(wins[s] for s in succ)
+        tgames[n] = sum(G.edges[n, s]["turns"] * tgames[s] for s in succ)
+        twins[n] = sum(G.edges[n, s]["turns"] * twins[s] for s in succ)
+    r = root(G)
+    return {"winning_lines": wins[r], "complete_games": games[r], "winning_turn_sequences": twins[r], "turn_sequences": tgames[r]}
+
+
+def critical_states(G: nx.DiGraph, target: int = 3) -> list[str]:
+    """States that every winning line passes through (dominators of the winning terminals), start first."""
+    wins = winning_terminals(G, target)
+    if not wins:
+        return []
+    H = G.subgraph(n for n in G if G.nodes[n]["min_result"] <= target).copy()
+    sink = ("sink",)
+    H.add_edges_from((w, sink) for w in wins)
+    idom = nx.immediate_dominators(H, root(G))
+    chain = []
+    n = idom[sink]
+    while True:
+        chain.append(n)
+        if n == root(G) or idom[n] == n:
+            break
+        n = idom[n]
+    return list(reversed(chain))
+
+
+def only_move_states(G: nx.DiGraph, target: int = 3) -> list[str]:
+    """Winnable states where exactly one next state keeps the win."""
+    out = []
+    for n in G:
+        if G.nodes[n]["min_result"] > target:
+            continue
+        keep = [s for s in G.successors(n) if G.nodes[s]["min_result"] <= target]
+        if len(keep) == 1:
+            out.append(n)
+    return out
+
+
+def by_depth(G: nx.DiGraph, target: int = 3) -> list[dict]:
+    """Per depth (fewest turns from the start): states, mean branching factor, share still winnable."""
+    rows = defaultdict(lambda: [0, 0, 0])
+    for n, d in G.nodes(data="depth"):
+        row = rows[d]
+        row[0] += 1
+        row[1] += G.out_degree(n)
+        row[2] += G.nodes[n]["min_result"] <= target
+    return [
+        {"depth": d, "states": s, "branching": round(b / s, 3), "winnable_share": round(w / s, 4)}
+        for d, (s, b, w) in sorted(rows.items())
+    ]
+
+
+def random_play_win_chance(G: nx.DiGraph, target: int = 3, start: str | None = None) -> Fraction:
+    """Exact chance that a player picking uniformly among legal turns at every step ends with <= target."""
+    p = {}
+    for n in reversed(list(nx.topological_sort(G))):
+        succ = list(G.successors(n))
+        if not succ:
+            p[n] = Fraction(1 if G.nodes[n]["count"] <= target else 0)
+            continue
+        total = sum(G.edges[n, s]["turns"] for s in succ)
+        p[n] = sum(Fraction(G.edges[n, s]["turns"], total) * p[s] for s in succ)
+    return p[start or root(G)]
+
+
+def line_lengths(G: nx.DiGraph, target: int = 3) -> tuple[int, int] | None:
+    """Shortest and longest winning lines (in turns), or None if the target cannot be reached."""
+    wins = set(winning_terminals(G, target))
+    if not wins:
+        return None
+    lo, hi = {}, {}
+    for n in reversed(list(nx.topological_sort(G))):
+        succ = [s for s in G.successors(n) if s in lo]
+        if not G.out_degree(n):
+            if n in wins:
+                lo[n] = hi[n] = 0
+            continue
+        if succ:
+            lo[n] = 1 + min(lo[s] for s in succ)
+            hi[n] = 1 + max(hi[s] for s in succ)
+    r = root(G)
+    return (lo[r], hi[r]) if r in lo else None
+
+
+def analyse(G: nx.DiGraph, target: int = 3) -> dict:
+    """Everything above in one JSON-ready dict."""
+    crit = critical_states(G, target)
+    lengths = line_lengths(G, target)
+    chance = random_play_win_chance(G, target)
+    return {
+        "target": target,
+        "counts": counts(G, target),
+        "paths": path_counts(G, target),
+        "critical_states": [{"id": n, "depth": G.nodes[n]["depth"], "stacks": G.nodes[n]["stacks"]} for n in crit],
+        "only_move_states": len(only_move_states(G, target)),
+        "random_play_win_chance": {"fraction": str(chance), "decimal": float(chance)},
+        "winning_line_lengths": list(lengths) if lengths else None,
+        "by_depth": by_depth(G, target),
+    }
+
+
+# -- export ------------------------------------------------------------------------------
+
+FORMATS = ("graphml", "gexf", "dot")
+
+
+def write_graph(G: nx.DiGraph, path: str) -> str:
+    """Write by file extension (.graphml, .gexf, .dot); returns the format used."""
+    fmt = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if fmt not in FORMATS:
+        raise FciError(f"unknown graph format for {path!r}: use a .graphml, .gexf or .dot file")
+    try:
+        if fmt == "graphml":
+            nx.write_graphml(G, path)
+        elif fmt == "gexf":
+            nx.write_gexf(G, path)
+        else:
+            write_dot(G, path)
+    except OSError as e:
+        raise FciError(f"cannot write {path!r}: {e.strerror}") from None
+    return fmt
+
+
+def _dot_value(v) -> str:
+    return json.dumps(str(v) if not isinstance(v, (int, float)) or isinstance(v, bool) else v)
+
+
+def write_dot(G: nx.DiGraph, path: str) -> None:
+    """Graphviz DOT without extra dependencies (pydot/pygraphviz are not needed to write it)."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("digraph fci {\n")
+        for n, data in G.nodes(data=True):
+            attrs = ", ".join(f"{k}={_dot_value(v)}" for k, v in data.items())
+            f.write(f"  {json.dumps(n)} [{attrs}];\n")
+        for a, b, data in G.edges(data=True):
+            attrs = ", ".join(f"{k}={_dot_value(v)}" for k, v in data.items())
+            f.write(f"  {json.dumps(a)} -> {json.dumps(b)} [{attrs}];\n")
+        f.write("}\n")
+
+
+def read_dot(path: str) -> nx.DiGraph:
+    """Read back what :func:`write_dot` writes (not a general DOT parser)."""
+    import re
+
+    G = nx.DiGraph()
+    q = r'"(?:[^"\\]|\\.)*"'
+    val = rf'({q}|-?\d+(?:\.\d+)?)'
+    for line in open(path, encoding="utf-8"):
+        line = line.strip()
+        m = re.fullmatch(rf"({q})(?: -> ({q}))? \[(.*)\];", line)
+        if not m:
+            continue
+        attrs = {k: json.loads(v) for k, v in re.findall(rf"(\w+)={val}", m.group(3))}
+        if m.group(2):
+            G.add_edge(json.loads(m.group(1)), json.loads(m.group(2)), **attrs)
+        else:
+            G.add_node(json.loads(m.group(1)), **attrs)
+    return G

@@ -1,0 +1,87 @@
+"""The state graph against a brute-force enumeration of every game with the reference engine."""
+
+import networkx as nx
+import pytest
+
+from fci_solver import graph as g
+from fci_solver import rules
+from fci_solver.bitboard.search import key_of
+
+from helpers import CARDS, board
+
+SMALL = [
+    board("9 8 7\n6 5 .", sea="shark"),
+    board("4 3 2\n1 0 .", sea="none"),
+    board("12 10 9\n. 8 11", sea="whale"),
+    board("7 5 4 3", sea="none", margin=1),
+]
+
+
+def brute_force(pos, target):
+    """Every complete game as a list of state keys (all distinct-state sequences), and turn-sequence counts."""
+    games = []
+
+    def walk(p, path):
+        succ = rules.successors(p, CARDS)
+        if not succ:
+            games.append((path, len(p)))
+            return
+        for key, (_, q) in succ.items():
+            walk(q, path + [key_of(q)])
+
+    def turn_sequences(p):
+        total = wins = 0
+        any_turn = False
+        for _, q in rules.turns(p, CARDS):
+            any_turn = True
+            t, w = turn_sequences(q)
+            total += t
+            wins += w
+        if not any_turn:
+            return 1, int(len(p) <= target)
+        return total, wins
+
+    walk(pos, [key_of(pos)])
+    return games, turn_sequences(pos)
+
+
+@pytest.mark.parametrize("pos", SMALL)
+def test_path_counts_and_critical_states_match_brute_force(pos):
+    target = 1
+    G = g.build_graph(pos, CARDS)
+    games, (tseq, twins) = brute_force(pos, target)
+    wins = [path for path, n in games if n <= target]
+    paths = g.path_counts(G, target)
+    assert paths["complete_games"] == len(games)
+    assert paths["winning_lines"] == len(wins)
+    assert (paths["turn_sequences"], paths["winning_turn_sequences"]) == (tseq, twins)
+    expected = set.intersection(*(set(map(g.node_id, p)) for p in wins)) if wins else set()
+    assert set(g.critical_states(G, target)) == expected
+    assert G.nodes[g.root(G)]["min_result"] == min(n for _, n in games)
+
+
+def test_random_play_chance_on_a_hand_counted_position():
+    # 4 3 2 on a row, margin 0, plain rules. 4 eats 3 and lands next to 2, then eats it: 1 left.
+    # 3 eats 2 and lands away from 4: 2 left. Two first turns, one wins.
+    pos = board("4 3 2", sea="none", margin=0)
+    G = g.build_graph(pos, CARDS.plain())
+    assert g.random_play_win_chance(G, 1) == 0.5
+    assert g.line_lengths(G, 1) == (2, 2)
+
+
+@pytest.mark.parametrize("ext", g.FORMATS)
+def test_export_round_trip(tmp_path, ext):
+    G = g.build_graph(SMALL[0], CARDS)
+    path = str(tmp_path / f"graph.{ext}")
+    g.write_graph(G, path)
+    back = {"graphml": nx.read_graphml, "gexf": nx.read_gexf, "dot": g.read_dot}[ext](path)
+    assert (back.number_of_nodes(), back.number_of_edges()) == (G.number_of_nodes(), G.number_of_edges())
+    n = g.root(G)
+    assert int(back.nodes[n]["min_result"]) == G.nodes[n]["min_result"]
+
+
+def test_node_cap_gives_a_clear_error():
+    from fci_solver.errors import FciError
+
+    with pytest.raises(FciError, match="more than 10 states"):
+        g.build_graph(SMALL[0], CARDS, max_nodes=10)
