@@ -287,6 +287,51 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, quiet, as_json):
         click.echo(f"\nWrote {out}.")
 
 
+@cli.command("hint")
+@deal_options
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="Answer within this many seconds (may be inexact).")
+@click.option("--engine", type=click.Choice(search.ENGINES), default="bitboard", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def hint_cmd(setup: Setup, time_limit, engine, as_json):
+    """The best next turn from a deal or position, and what it keeps reachable."""
+    from .play import hint
+
+    h = hint(setup.start, setup.cards, time_limit, engine)
+    if as_json:
+        emit_json({
+            "turn": [a.to_json() for a in h.turn] if h.turn else None,
+            "human": h.text or None,
+            "min_remaining": h.min_remaining,
+            "exact": h.exact,
+            "lower_bound": h.lower_bound,
+            "rank": rank_name(h.min_remaining),
+            "game_over": h.turn is None,
+        })
+        return
+    click.echo(setup.start.grid())
+    if h.turn is None:
+        click.echo(f"The game is over: {len(setup.start)} stacks ({rank_name(len(setup.start))}).")
+        return
+    note = "" if h.exact else f" (NOT EXACT: time limit; proven at least {h.lower_bound})"
+    click.echo(f"\nBest turn: {h.text}")
+    click.echo(f"It keeps {h.min_remaining} reachable ({rank_name(h.min_remaining)}){note}.")
+    click.echo(h.after.grid())
+
+
+@cli.command("play")
+@deal_options
+@click.option("--target", type=click.IntRange(min=1), default=3, show_default=True, help="Win when at most this many stacks remain.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True, help="Time for each hint.")
+def play_cmd(setup: Setup, target, time_limit):
+    """Play a deal or position in the terminal (turns in human notation; reads stdin when piped)."""
+    from .play import Session
+
+    interactive = sys.stdin.isatty()
+    prompt = (lambda text: click.echo(text, nl=False)) if interactive else None
+    session = Session(setup.start, setup.cards, click.echo, target, time_limit, prompt)
+    session.run(sys.stdin)
+
+
 # -- entry point ---------------------------------------------------------------
 
 def main(argv=None) -> None:

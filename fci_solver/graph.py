@@ -43,17 +43,17 @@ def node_id(key) -> str:
 
 def _labels(pos: Position, cards: CardTable, eng, key) -> dict:
     """child key -> one turn reaching it (reference engine, so every label is a checked turn)."""
-    from .bitboard.search import _turns_from, _whale_between, key_of, position_of
+    from .bitboard.search import _whale_between, key_of, position_of
     from .bitboard import kernels as K
 
     out = {}
-    for turn, nxt in _turns_from(rules.TurnState.begin(pos), cards):
+    for turn, nxt in rules.turns(pos, cards, whale_before=False):
         out.setdefault(key_of(nxt), turn)
     for half in eng.children(key):
         if half[2] & K.PHASE_BIT:
             whale = _whale_between(pos, position_of(pos.board, half))
             ts = rules.advance(rules.TurnState.begin(pos), whale, cards)
-            for turn, nxt in _turns_from(ts, cards):
+            for turn, nxt in rules.turns_from(ts, cards, whale_before=False):
                 out.setdefault(key_of(nxt), (whale,) + turn)
     return out
 

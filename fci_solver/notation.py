@@ -55,10 +55,16 @@ def turn_to_human(turn: Turn, pos: Position) -> str:
     parts = []
     for action in turn:
         parts.append(action_to_human(action, pos.board, pos))
-        if isinstance(action, Whale):  # later actions see the stack where the Whale put it
-            s = pos.at(action.frm)
-            pos = pos.replace(stacks=tuple(x for x in pos.stacks if x.cell != action.frm) + (type(s)(action.to, s.card, s.height),))
+        pos = _after_whale(pos, action)
     return "; ".join(parts)
+
+
+def _after_whale(pos: Position | None, action) -> Position | None:
+    """Card numbers in the eat that follows a Whale refer to where the Whale put the stack."""
+    if pos is None or not isinstance(action, Whale) or pos.at(action.frm) is None:
+        return pos
+    s = pos.at(action.frm)
+    return pos.replace(stacks=tuple(x for x in pos.stacks if x.cell != action.frm) + (type(s)(action.to, s.card, s.height),))
 
 
 _CELL = r"([a-z]+\d+)"
@@ -91,7 +97,12 @@ def parse_human_turn(text: str, board: Board, pos: Position | None = None) -> Tu
     parts = [p for p in text.split(";") if p.strip()]
     if not parts:
         raise FciError("empty turn")
-    return tuple(parse_human_action(p, board, pos) for p in parts)
+    out = []
+    for part in parts:
+        action = parse_human_action(part, board, pos)
+        out.append(action)
+        pos = _after_whale(pos, action)
+    return tuple(out)
 
 
 # -- replay --------------------------------------------------------------------

@@ -220,14 +220,21 @@ def finish(ts: TurnState, cards: CardTable) -> Position:
 
 # -- whole turns -----------------------------------------------------------
 
-def turns(pos: Position, cards: CardTable | None = None, whale_after: bool = False) -> Iterator[tuple[Turn, Position]]:
+def turns(pos: Position, cards: CardTable | None = None, whale_after: bool = False,
+          whale_before: bool = True) -> Iterator[tuple[Turn, Position]]:
     """Every complete turn from ``pos`` with the position it leads to.
 
     By default the optional Whale after the ability is not generated: it
     reaches nothing that the Whale before the next eat does not (see RULES.md).
     """
     cards = cards or standard_cards()
-    stack: list[tuple[TurnState, Turn]] = [(TurnState.begin(pos), ())]
+    return turns_from(TurnState.begin(pos), cards, whale_after=whale_after, whale_before=whale_before)
+
+
+def turns_from(ts: TurnState, cards: CardTable, whale_after: bool = False,
+               whale_before: bool = True) -> Iterator[tuple[Turn, Position]]:
+    """Every way to complete a turn in progress."""
+    stack: list[tuple[TurnState, Turn]] = [(ts, ())]
     while stack:
         ts, done = stack.pop()
         if ts.phase in ("end", "done"):
@@ -235,13 +242,15 @@ def turns(pos: Position, cards: CardTable | None = None, whale_after: bool = Fal
             if ts.phase == "done" or not whale_after:
                 continue
         for action in reversed(legal_actions(ts, cards, whale_after)):
+            if not whale_before and ts.phase == "start" and isinstance(action, Whale):
+                continue
             stack.append((advance(ts, action, cards), done + (action,)))
 
 
-def successors(pos: Position, cards: CardTable | None = None) -> dict:
+def successors(pos: Position, cards: CardTable | None = None, whale_before: bool = True) -> dict:
     """Distinct next states: ``{state key: (turn, position)}``, one turn kept per state."""
     out = {}
-    for turn, nxt in turns(pos, cards):
+    for turn, nxt in turns(pos, cards, whale_before=whale_before):
         out.setdefault(nxt.key(), (turn, nxt))
     return out
 

@@ -318,7 +318,7 @@ def keys_to_line(start: Position, keys, cards: CardTable):
             if i >= len(keys):
                 break
         target = keys[i]
-        for turn, nxt in _turns_from(ts, cards):
+        for turn, nxt in rules.turns_from(ts, cards, whale_before=False):
             if key_of(nxt) == target:
                 line.append(prefix + turn)
                 positions.append(nxt)
@@ -338,21 +338,6 @@ def _whale_between(a: Position, b: Position):
         if before[s.card] != s.cell:
             return Whale(before[s.card], s.cell)
     raise RuntimeError("no Whale move between the two keys")
-
-
-def _turns_from(ts: rules.TurnState, cards: CardTable):
-    """Complete turns from a turn state, never using the Whale (it was used or is not wanted here)."""
-    stack = [(ts, ())]
-    while stack:
-        t, done = stack.pop()
-        if t.phase == "end":
-            yield done, rules.finish(t, cards)
-            continue
-        acts = rules.legal_actions(t, cards, whale_after=False)
-        for action in reversed(acts):
-            if action.op == "whale":
-                continue
-            stack.append((rules.advance(t, action, cards), done + (action,)))
 
 
 def perft(pos: Position, depth: int, cards: CardTable) -> int:
