@@ -332,6 +332,16 @@ def play_cmd(setup: Setup, target, time_limit):
     session.run(sys.stdin)
 
 
+def _add_game_groups():
+    from .games.cli import aye, fattest, foodfighters
+
+    for group in (aye, fattest, foodfighters):
+        cli.add_command(group)
+
+
+_add_game_groups()
+
+
 # -- entry point ---------------------------------------------------------------
 
 def main(argv=None) -> None:

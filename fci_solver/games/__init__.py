@@ -1,0 +1,1 @@
+"""Thin modules for three other food-themed card games."""

@@ -1,0 +1,249 @@
+"""All You Can Eat (Food Chain, 2017): resolve passes and rounds, and exact small-case analysis.
+
+Kinds, lowest first: Worm, Bird, Cat, Dog, Flea; each eats the one below it
+(Birds eat Worms, ... Fleas eat Dogs).  Stars: Worm 3, Bird 2, Cat 1, Dog 3,
+Flea 0 (``shared/spec/other-games.md``).  Seats are numbered clockwise.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+
+from ..errors import FciError
+
+KINDS = ("W", "B", "C", "D", "F")
+NAMES = {"W": "Worm", "B": "Bird", "C": "Cat", "D": "Dog", "F": "Flea"}
+STARS = {"W": 3, "B": 2, "C": 1, "D": 3, "F": 0}
+PREY = {"B": "W", "C": "B", "D": "C", "F": "D"}
+FULL_HAND = ("W", "W", "W", "B", "B", "C", "C", "D", "F")
+
+
+def parse_kinds(text: str, what: str = "cards") -> tuple[str, ...]:
+    out = []
+    for tok in text.replace(" ", ",").split(","):
+        tok = tok.strip()
+        if not tok:
+            continue
+        key = tok[0].upper()
+        if key not in KINDS or (len(tok) > 1 and tok.capitalize() != NAMES[key]):
+            raise FciError(f"{what}: unknown animal {tok!r} (W/Worm, B/Bird, C/Cat, D/Dog, F/Flea)")
+        out.append(key)
+    return tuple(out)
+
+
+@dataclass
+class PassResult:
+    snatched: dict  # seat -> list of (source, kind-stack) it took; source is a seat or "centre"
+    secured: dict  # seat -> stars secured
+    secured_cards: dict  # seat -> cards in its scoring pile from this pass
+    to_centre: list  # kinds pushed to the centre
+    to_box: list  # seats whose Flea went to the box
+    centre: tuple  # the centre after the pass
+
+    def to_json(self) -> dict:
+        return {
+            "snatched": {str(k): [{"from": s, "cards": list(c)} for s, c in v] for k, v in self.snatched.items()},
+            "secured": {str(k): v for k, v in self.secured.items()},
+            "secured_cards": {str(k): list(v) for k, v in self.secured_cards.items()},
+            "to_centre": list(self.to_centre),
+            "to_box": list(self.to_box),
+            "centre": list(self.centre),
+        }
+
+
+def _stars(cards) -> int:
+    return sum(STARS[k] for k in cards)
+
+
+def resolve_pass(played: tuple[str, ...], alpha: int, centre: tuple[str, ...] = (), policy: str = "greedy"):
+    """Resolve one pass.  ``greedy`` returns one :class:`PassResult`; ``all`` returns every possible one."""
+    if policy not in ("greedy", "all"):
+        raise FciError(f"unknown policy {policy!r} (greedy or all)")
+    n = len(played)
+    if not 3 <= n <= 6:
+        raise FciError(f"All You Can Eat has 3 to 6 players, got {n}")
+    if not 0 <= alpha < n:
+        raise FciError(f"the Alpha's seat must be 0..{n - 1}")
+    order = [(alpha + i) % n for i in range(n)]
+    stacks = {s: [played[s]] for s in range(n)}  # what lies under (and including) each played card
+    results = []
+
+    def run(kind_idx, stacks, taken_by, centre_left, took, choices):
+        if kind_idx == len(KINDS):
+            results.append((stacks, taken_by, centre_left, took))
+            return
+        kind = KINDS[kind_idx]
+        if kind == "W":
+            return run(kind_idx + 1, stacks, taken_by, centre_left, took, choices)
+        prey = PREY[kind]
+        eaters = [s for s in order if played[s] == kind]
+        avail = [("seat", s) for s in range(n) if played[s] == prey and s not in taken_by]
+        avail += [("centre", i) for i, k in enumerate(centre_left) if k == prey]
+        pick_loop(kind_idx, eaters, 0, avail, stacks, taken_by, centre_left, took)
+
+    def options(avail, stacks, centre_left):
+        def value(src):
+            return _stars(stacks[src[1]]) if src[0] == "seat" else STARS[centre_left[src[1]]]
+        if policy == "all":
+            # distinct choices only: centre cards of one kind are interchangeable
+            seen, out = set(), []
+            for src in avail:
+                key = src if src[0] == "seat" else ("centre", centre_left[src[1]])
+                if key not in seen:
+                    seen.add(key)
+                    out.append(src)
+            return out
+        best = max(avail, key=lambda src: (value(src), src[0] == "seat", -src[1] if src[0] == "seat" else 0))
+        return [best]
+
+    def pick_loop(kind_idx, eaters, i, avail, stacks, taken_by, centre_left, took):
+        if not avail or not eaters:
+            return run(kind_idx + 1, stacks, taken_by, centre_left, took, None)
+        eater = eaters[i % len(eaters)]
+        for src in options(avail, stacks, centre_left):
+            new_stacks = {k: list(v) for k, v in stacks.items()}
+            new_taken = dict(taken_by)
+            new_took = {k: list(v) for k, v in took.items()}
+            if src[0] == "seat":
+                got = stacks[src[1]]
+                new_taken[src[1]] = eater
+                new_centre = centre_left
+                new_took.setdefault(eater, []).append((src[1], tuple(got)))
+                rest = [a for a in avail if a != src]
+            else:
+                got = [centre_left[src[1]]]
+                new_centre = tuple(k for j, k in enumerate(centre_left) if j != src[1])
+                new_took.setdefault(eater, []).append(("centre", tuple(got)))
+                # re-index the remaining centre choices
+                rest = [a for a in avail if a[0] == "seat"]
+                rest += [("centre", j) for j, k in enumerate(new_centre) if k == PREY[KINDS[kind_idx]]]
+            new_stacks[eater] = new_stacks[eater] + list(got)
+            pick_loop(kind_idx, eaters, i + 1, rest, new_stacks, new_taken, new_centre, new_took)
+
+    run(0, stacks, {}, tuple(centre), {}, None)
+    outs = []
+    for stacks, taken_by, centre_left, took in results:
+        secured, secured_cards, to_centre, to_box = {}, {}, [], []
+        for s in range(n):
+            if s in taken_by:
+                secured[s] = 0
+                secured_cards[s] = ()
+            elif took.get(s):
+                secured_cards[s] = tuple(stacks[s])
+                secured[s] = _stars(stacks[s])
+            else:
+                secured[s] = 0
+                secured_cards[s] = ()
+                if played[s] == "F":
+                    to_box.append(s)
+                else:
+                    to_centre.append(played[s])
+        outs.append(PassResult(took, secured, secured_cards, to_centre, to_box, tuple(centre_left) + tuple(to_centre)))
+    if policy == "greedy":
+        return outs[0]
+    uniq = {}
+    for r in outs:
+        uniq.setdefault((tuple(sorted(r.secured.items())), r.centre), r)
+    return list(uniq.values())
+
+
+def play_round(orders: list[tuple[str, ...]], alpha: int) -> dict:
+    """Nine passes from each seat's card order (greedy policy); the centre starts and ends empty."""
+    n = len(orders)
+    lengths = {len(o) for o in orders}
+    if len(lengths) != 1:
+        raise FciError("every seat must list the same number of cards")
+    for s, o in enumerate(orders):
+        if Counter(o) - Counter(FULL_HAND):
+            raise FciError(f"seat {s}'s cards are not from one hand of {','.join(FULL_HAND)}")
+    centre: tuple = ()
+    totals = [0] * n
+    passes = []
+    for i in range(lengths.pop()):
+        r = resolve_pass(tuple(o[i] for o in orders), alpha, centre)
+        centre = r.centre
+        for s, v in r.secured.items():
+            totals[s] += v
+        passes.append(r)
+    return {"passes": passes, "totals": totals}
+
+
+# -- exact analysis ----------------------------------------------------------------------
+
+def _hand_moves(hand: tuple[int, ...]):
+    """(kind index, weight) for a hand as counts per kind: a uniformly random order plays each card with this weight."""
+    total = sum(hand)
+    return [(k, Fraction(c, total)) for k, c in enumerate(hand) if c]
+
+
+def _counts(hand) -> tuple[int, ...]:
+    c = Counter(hand)
+    return tuple(c[k] for k in KINDS)
+
+
+def _centre_key(centre) -> tuple[int, ...]:
+    return _counts(centre)
+
+
+def analyse(players: int, hand: tuple[str, ...], alpha: int = 0) -> dict:
+    """Exact expected stars for uniformly random play, security values, first-pass payoffs and pure equilibria."""
+    if not 3 <= players <= 6:
+        raise FciError(f"All You Can Eat has 3 to 6 players, got {players}")
+    if not hand:
+        raise FciError("the hand is empty")
+    if Counter(hand) - Counter(FULL_HAND):
+        raise FciError(f"a hand is part of {','.join(FULL_HAND)}")
+    start = tuple(_counts(hand) for _ in range(players))
+
+    def play(hands, centre_counts, profile):
+        centre = tuple(k for k, c in zip(KINDS, centre_counts) for _ in range(c))
+        r = resolve_pass(tuple(KINDS[k] for k in profile), alpha, centre)
+        new_hands = tuple(tuple(c - (1 if j == profile[s] else 0) for j, c in enumerate(h)) for s, h in enumerate(hands))
+        return r, new_hands, _centre_key(r.centre)
+
+    @lru_cache(maxsize=None)
+    def expected(hands, centre):
+        if sum(hands[0]) == 0:
+            return (Fraction(0),) * players
+        acc = [Fraction(0)] * players
+        for combo in itertools.product(*(_hand_moves(h) for h in hands)):
+            p = Fraction(1)
+            for _, w in combo:
+                p *= w
+            r, nh, nc = play(hands, centre, tuple(k for k, _ in combo))
+            rest = expected(nh, nc)
+            for s in range(players):
+                acc[s] += p * (r.secured[s] + rest[s])
+        return tuple(acc)
+
+    @lru_cache(maxsize=None)
+    def security(seat, hands, centre):
+        """Stars the seat can guarantee whatever the others play (it commits first each pass)."""
+        if sum(hands[0]) == 0:
+            return 0
+        best = None
+        for mine in {k for k, _ in _hand_moves(hands[seat])}:
+            others = [[k for k, _ in _hand_moves(h)] if s != seat else [mine] for s, h in enumerate(hands)]
+            worst = None
+            for profile in itertools.product(*others):
+                r, nh, nc = play(hands, centre, profile)
+                v = r.secured[seat] + security(seat, nh, nc)
+                worst = v if worst is None else min(worst, v)
+            best = worst if best is None else max(best, worst)
+        return best
+
+    exp = expected(start, (0,) * 5)
+    sec = [security(s, start, (0,) * 5) for s in range(players)]
+    kinds_in_hand = [k for k in range(5) if start[0][k]]
+    table = {}
+    for profile in itertools.product(kinds_in_hand, repeat=players):
+        r, _, _ = play(start, (0,) * 5, profile)
+        table[tuple(KINDS[k] for k in profile)] = tuple(r.secured[s] for s in range(players))
+    nash = [prof for prof, pay in table.items()
+            if all(pay[s] >= table[prof[:s] + (KINDS[k],) + prof[s + 1:]][s] for s in range(players) for k in kinds_in_hand)]
+    return {"expected": exp, "security": sec, "first_pass": table, "pure_nash": nash,
+            "states": expected.cache_info().currsize}
