@@ -612,3 +612,139 @@ def _deliver(fr, d, ret):
             fr[d, 7] = fr[d, 6]  # cannot do better than the bound: stop
     elif ret < fr[d, 10]:
         fr[d, 10] = ret
+
+
+# -- whole-DAG walk (for grading) ------------------------------------------------------------
+
+@njit(cache=True)
+def _dag_find(dk0, dk1, dtag, k0, k1, meta):
+    mask = np.uint64(dk0.shape[0] - 1)
+    i = _hash(k0, k1, meta) & mask
+    tag = np.uint8(meta + 1)
+    for _ in range(dk0.shape[0]):
+        if dtag[i] == 0 or (dtag[i] == tag and dk0[i] == k0 and dk1[i] == k1):
+            return np.int64(i)
+        i = (i + np.uint64(1)) & mask
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def dag_walk(root0, root1, rootmeta, target, max_nodes,
+             ck0, ck1, cmeta, ab, prey, mid, bydist, dstart, maxd,
+             dk0, dk1, dtag, ds, dn, dlo, dhi, ctl):
+    """Visit every state reachable from the root once; for each, with turns chosen uniformly:
+
+    ds/dn  the chance to end with <= target stacks as a sum over turns and the number of turns
+           (for a full state, ds/dn is the chance; an after-Whale node passes its sums up),
+    dlo/dhi the fewest and most turns to a winning end (99 / -1 when there is none).
+    ctl: 0 nodes visited, 1 status (1 done, 3 child buffer overflow, 4 node cap).
+    """
+    cap = ck0.shape[0]
+    MAXF = 64
+    fk0 = np.zeros(MAXF, np.uint64)
+    fk1 = np.zeros(MAXF, np.uint64)
+    fm = np.zeros(MAXF, np.int64)
+    fstart = np.zeros(MAXF, np.int64)
+    fend = np.zeros(MAXF, np.int64)
+    fnext = np.zeros(MAXF, np.int64)
+    fs = np.zeros(MAXF, np.float64)
+    fn = np.zeros(MAXF, np.int64)
+    flo = np.zeros(MAXF, np.int64)
+    fhi = np.zeros(MAXF, np.int64)
+    d = 0
+    fk0[0] = root0
+    fk1[0] = root1
+    fm[0] = rootmeta
+    fstart[0] = 0
+    # open the root
+    new = True
+    while True:
+        if new:
+            new = False
+            end = gen_children(fk0[d], fk1[d], fm[d], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, fstart[d], cap)
+            if end > cap:
+                ctl[1] = 3
+                return
+            fend[d] = end
+            fnext[d] = fstart[d]
+            fs[d] = 0.0
+            fn[d] = 0
+            flo[d] = 99
+            fhi[d] = -1
+            ctl[0] += 1
+            if ctl[0] > max_nodes:
+                ctl[1] = 4
+                return
+        if fnext[d] < fend[d]:
+            j = fnext[d]
+            fnext[d] = j + 1
+            slot = _dag_find(dk0, dk1, dtag, ck0[j], ck1[j], cmeta[j])
+            if slot < 0:
+                ctl[1] = 4
+                return
+            if dtag[slot] != 0:
+                s = ds[slot]
+                n = dn[slot]
+                lo = dlo[slot]
+                hi = dhi[slot]
+            else:
+                d += 1
+                fk0[d] = ck0[j]
+                fk1[d] = ck1[j]
+                fm[d] = cmeta[j]
+                fstart[d] = fend[d - 1]
+                new = True
+                continue
+            # fold a finished child into the frame
+            fs[d] += s
+            fn[d] += n
+            if lo < flo[d]:
+                flo[d] = lo
+            if hi > fhi[d]:
+                fhi[d] = hi
+            continue
+        # frame finished: its own value
+        k0 = fk0[d]
+        k1 = fk1[d]
+        meta = fm[d]
+        if fend[d] == fstart[d]:
+            nst = 0
+            for i in range(NCARDS):
+                code = (k0 >> np.uint64(8 * i)) & np.uint64(255) if i < 8 else (k1 >> np.uint64(8 * (i - 8))) & np.uint64(255)
+                if code != 0:
+                    nst += 1
+            s = 1.0 if nst <= target else 0.0
+            n = 1
+            lo = 0 if nst <= target else 99
+            hi = 0 if nst <= target else -1
+        elif (meta & PHASE_BIT) != 0:
+            s = fs[d]
+            n = fn[d]
+            lo = flo[d]
+            hi = fhi[d]
+        else:
+            s = fs[d] / fn[d]
+            n = 1
+            lo = flo[d] + 1 if flo[d] < 99 else 99
+            hi = fhi[d] + 1 if fhi[d] >= 0 else -1
+        slot = _dag_find(dk0, dk1, dtag, k0, k1, meta)
+        if slot < 0:
+            ctl[1] = 4
+            return
+        dk0[slot] = k0
+        dk1[slot] = k1
+        dtag[slot] = np.uint8(meta + 1)
+        ds[slot] = s
+        dn[slot] = n
+        dlo[slot] = lo
+        dhi[slot] = hi
+        if d == 0:
+            ctl[1] = 1
+            return
+        d -= 1
+        fs[d] += s
+        fn[d] += n
+        if lo < flo[d]:
+            flo[d] = lo
+        if hi > fhi[d]:
+            fhi[d] = hi

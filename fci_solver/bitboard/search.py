@@ -350,3 +350,28 @@ def perft(pos: Position, depth: int, cards: CardTable) -> int:
             nxt |= eng.next_states(key)
         level = nxt
     return len(level)
+
+
+def dag_stats(pos: Position, cards: CardTable, target: int, max_nodes: int = 2_000_000):
+    """Walk the whole state DAG: the random player's win chance, shortest and longest winning lines.
+
+    Returns None when the DAG has more than ``max_nodes`` states (or the table fills).
+    The chance is a float computed by exact dynamic programming over the DAG (no sampling).
+    """
+    eng = Engine(pos.board, cards)
+    size = 1 << max(10, (2 * max_nodes).bit_length())
+    dk0, dk1 = np.zeros(size, np.uint64), np.zeros(size, np.uint64)
+    dtag = np.zeros(size, np.uint8)
+    ds, dn = np.zeros(size, np.float64), np.zeros(size, np.int64)
+    dlo, dhi = np.zeros(size, np.int64), np.zeros(size, np.int64)
+    ck0, ck1, cmeta, _ = eng.buffers()
+    ctl = np.zeros(4, np.int64)
+    k = key_of(pos)
+    K.dag_walk(np.uint64(k[0]), np.uint64(k[1]), np.int64(k[2]), target, max_nodes, ck0, ck1, cmeta,
+               eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, dk0, dk1, dtag, ds, dn, dlo, dhi, ctl)
+    if ctl[1] != 1:
+        return None
+    slot = int(K._dag_find(dk0, dk1, dtag, np.uint64(k[0]), np.uint64(k[1]), np.int64(k[2])))
+    lo, hi = int(dlo[slot]), int(dhi[slot])
+    return {"random_win_chance": float(ds[slot] / dn[slot]), "states": int(ctl[0]),
+            "shortest_win": lo if lo < 99 else None, "longest_win": hi if hi >= 0 else None}

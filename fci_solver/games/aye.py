@@ -199,11 +199,17 @@ def analyse(players: int, hand: tuple[str, ...], alpha: int = 0) -> dict:
         raise FciError(f"a hand is part of {','.join(FULL_HAND)}")
     start = tuple(_counts(hand) for _ in range(players))
 
-    def play(hands, centre_counts, profile):
+    @lru_cache(maxsize=None)
+    def outcome(profile, centre_counts):
+        """Stars per seat and the centre after a pass (the pass depends only on the plays and the centre)."""
         centre = tuple(k for k, c in zip(KINDS, centre_counts) for _ in range(c))
         r = resolve_pass(tuple(KINDS[k] for k in profile), alpha, centre)
+        return tuple(r.secured[s] for s in range(players)), _centre_key(r.centre)
+
+    def play(hands, centre_counts, profile):
+        stars, centre = outcome(profile, centre_counts)
         new_hands = tuple(tuple(c - (1 if j == profile[s] else 0) for j, c in enumerate(h)) for s, h in enumerate(hands))
-        return r, new_hands, _centre_key(r.centre)
+        return stars, new_hands, centre
 
     @lru_cache(maxsize=None)
     def expected(hands, centre):
@@ -214,10 +220,10 @@ def analyse(players: int, hand: tuple[str, ...], alpha: int = 0) -> dict:
             p = Fraction(1)
             for _, w in combo:
                 p *= w
-            r, nh, nc = play(hands, centre, tuple(k for k, _ in combo))
+            stars, nh, nc = play(hands, centre, tuple(k for k, _ in combo))
             rest = expected(nh, nc)
             for s in range(players):
-                acc[s] += p * (r.secured[s] + rest[s])
+                acc[s] += p * (stars[s] + rest[s])
         return tuple(acc)
 
     @lru_cache(maxsize=None)
@@ -230,8 +236,8 @@ def analyse(players: int, hand: tuple[str, ...], alpha: int = 0) -> dict:
             others = [[k for k, _ in _hand_moves(h)] if s != seat else [mine] for s, h in enumerate(hands)]
             worst = None
             for profile in itertools.product(*others):
-                r, nh, nc = play(hands, centre, profile)
-                v = r.secured[seat] + security(seat, nh, nc)
+                stars, nh, nc = play(hands, centre, profile)
+                v = stars[seat] + security(seat, nh, nc)
                 worst = v if worst is None else min(worst, v)
             best = worst if best is None else max(best, worst)
         return best
@@ -241,8 +247,8 @@ def analyse(players: int, hand: tuple[str, ...], alpha: int = 0) -> dict:
     kinds_in_hand = [k for k in range(5) if start[0][k]]
     table = {}
     for profile in itertools.product(kinds_in_hand, repeat=players):
-        r, _, _ = play(start, (0,) * 5, profile)
-        table[tuple(KINDS[k] for k in profile)] = tuple(r.secured[s] for s in range(players))
+        stars, _, _ = play(start, (0,) * 5, profile)
+        table[tuple(KINDS[k] for k in profile)] = stars
     nash = [prof for prof, pay in table.items()
             if all(pay[s] >= table[prof[:s] + (KINDS[k],) + prof[s + 1:]][s] for s in range(players) for k in kinds_in_hand)]
     return {"expected": exp, "security": sec, "first_pass": table, "pure_nash": nash,
