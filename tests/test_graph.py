@@ -85,3 +85,17 @@ def test_node_cap_gives_a_clear_error():
 
     with pytest.raises(FciError, match="more than 10 states"):
         g.build_graph(SMALL[0], CARDS, max_nodes=10)
+
+
+@pytest.mark.parametrize("pos", SMALL)
+def test_fast_dag_walk_agrees_with_the_graph(pos):
+    from fci_solver.bitboard.search import dag_stats
+
+    G = g.build_graph(pos, CARDS, labels=False)
+    for target in (1, 2):
+        fast = dag_stats(pos, CARDS, target)
+        # the walk also visits after-Whale half-steps, which the graph folds into its edges
+        assert fast["states"] == G.number_of_nodes() if not pos.whale else fast["states"] > G.number_of_nodes()
+        assert abs(fast["random_win_chance"] - float(g.random_play_win_chance(G, target))) < 1e-12
+        lengths = g.line_lengths(G, target)
+        assert (fast["shortest_win"], fast["longest_win"]) == (lengths if lengths else (None, None))
