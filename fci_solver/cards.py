@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from .errors import FciError
+from .errors import FciError, read_user_text
 
 #: Pending effects, in the fixed order that engines use as small integers
 #: (0 means no pending effect).
@@ -164,10 +164,7 @@ def standard_cards() -> CardTable:
 
 def load_cards(path: str | Path) -> CardTable:
     """Load a user card table from a JSON file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise FciError(f"cannot read card file {str(path)!r}: {e.strerror}") from None
+    text = read_user_text(path, "card file")
     return parse_cards(text, f"card file {str(path)!r}")
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import click
 
 from .cards import resolve_cards
-from .errors import FciError
-from .layouts import all_layouts, load_layout
+from .errors import FciError, read_user_text
+from .layouts import all_layouts
 from .position import DEFAULT_MARGIN, Deal, Position, parse_sea, rank_name, read_position, sea_list
 from . import notation, rules, search
 from .progress import Progress
@@ -180,7 +180,7 @@ def print_line(start: Position, line, positions, kind: str = "human") -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the positions as JSON.")
 def replay_cmd(file, cards_file, plain, as_json):
     """Check a JSON line (the output of `fci solve --json`, FILE or - for stdin) and print each board."""
-    text = _read_input(file, "line file")
+    text = read_user_text(file, "line file")
     doc = notation.read_line_document(text, where=f"line file {file!r}" if file != "-" else "line on stdin")
     if doc.rules_name == "plain":
         plain = True
@@ -204,17 +204,6 @@ def replay_cmd(file, cards_file, plain, as_json):
     print_line(doc.start, doc.line, positions)
     state = "the game is over" if over else "the game is not over: a turn is still possible"
     click.echo(f"\nLegal line of {len(doc.line)} turns; {len(final)} stacks remain ({rank_name(len(final))}); {state}.")
-
-
-def _read_input(file: str, what: str) -> str:
-    if file == "-":
-        return sys.stdin.read()
-    try:
-        return Path(file).read_text(encoding="utf-8")
-    except OSError as e:
-        raise FciError(f"cannot read {what} {file!r}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise FciError(f"{what} {file!r} is not text") from None
 
 
 @cli.command("perft")

@@ -28,7 +28,6 @@ from fractions import Fraction
 
 import networkx as nx
 
-from .actions import Turn
 from .cards import CardTable, standard_cards
 from .errors import FciError
 from .position import Position

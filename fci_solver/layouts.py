@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from .errors import FciError
+from .errors import FciError, read_user_text
 
 Cell = tuple[int, int]
 
@@ -96,12 +96,7 @@ def load_layout(spec: str | Path | Layout) -> Layout:
         return builtin_layout(spec)
     path = Path(spec)
     if path.suffix or "/" in spec or path.exists():
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as e:
-            raise FciError(f"cannot read layout file {spec!r}: {e.strerror}") from None
-        except UnicodeDecodeError:
-            raise FciError(f"layout file {spec!r} is not text") from None
+        text = read_user_text(path, "layout file")
         return parse_layout(text, path.stem, f"layout file {spec!r}")
     raise FciError(f"unknown layout {spec!r} (built-in: {', '.join(LAYOUT_NAMES)}; or a path to a layout file)")
 

@@ -26,7 +26,7 @@ from functools import cached_property
 from pathlib import Path
 
 from .cards import N_CARDS, EFFECTS
-from .errors import FciError
+from .errors import FciError, read_user_text
 from .layouts import Layout, load_layout
 
 Cell = tuple[int, int]
@@ -308,12 +308,7 @@ class Deal:
 
     @classmethod
     def from_file(cls, layout: str | Layout, path: str | Path) -> "Deal":
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as e:
-            raise FciError(f"cannot read deal file {str(path)!r}: {e.strerror}") from None
-        except UnicodeDecodeError:
-            raise FciError(f"deal file {str(path)!r} is not text") from None
+        text = read_user_text(path, "deal file")
         text = "\n".join(line for line in text.splitlines() if not line.strip().startswith("#"))
         return cls.parse(layout, text)
 
@@ -429,14 +424,5 @@ def position_text(pos: Position) -> str:
 
 def read_position(path: str) -> Position:
     """Read a position file (``-`` for stdin), text or JSON."""
-    import sys
-
-    if path == "-":
-        return parse_position_text(sys.stdin.read(), "position on stdin")
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise FciError(f"cannot read position file {path!r}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise FciError(f"position file {path!r} is not text") from None
-    return parse_position_text(text, f"position file {path!r}")
+    where = "position on stdin" if path == "-" else f"position file {path!r}"
+    return parse_position_text(read_user_text(path, "position file"), where)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from fci_solver import rules
-from fci_solver.actions import Eat, SharkEat
 from fci_solver.cards import standard_cards
 from fci_solver.notation import parse_human_turn
 from fci_solver.position import Position, parse_position_text
@@ -31,11 +30,6 @@ def shark_eats(pos: Position) -> set[tuple[int, int]]:
 def play(pos: Position, turn: str, cards=CARDS) -> Position:
     """Play one turn written in human notation (checked by the rules)."""
     return rules.play_turn(pos, parse_human_turn(turn, pos.board, pos), cards)
-
-
-def outcomes(pos: Position, cards=CARDS) -> set:
-    """Every distinct next state's key."""
-    return set(rules.successors(pos, cards))
 
 
 def layout_of(pos: Position) -> dict[int, tuple[tuple[int, int], int]]:

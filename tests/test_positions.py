@@ -18,7 +18,7 @@ def test_text_and_json_round_trip(pos):
 
 
 def test_a_replayed_position_equals_the_typed_one():
-    from helpers import CARDS, play
+    from helpers import play
 
     start = parse_position_text("sea: none\nmargin: 1\n9 8 . 1")
     typed = parse_position_text("sea: none\npending: fox\nmargin: 1\n. 9:2 . 1")

@@ -10,7 +10,7 @@ from fci_solver import rules
 from fci_solver.errors import FciError
 from fci_solver.position import Deal
 
-from helpers import CARDS, board, eats, layout_of, outcomes, play, shark_eats
+from helpers import CARDS, board, eats, layout_of, play, shark_eats
 
 
 # -- the rulebook's valid and invalid plays --------------------------------------

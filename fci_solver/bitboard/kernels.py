@@ -225,6 +225,29 @@ def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, 
 
 
 @njit(cache=True)
+def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd):
+    """Predator p eats prey q, then its ability and what follows; the arrays are restored afterwards."""
+    hp = stk[p]
+    pos[q] = -1
+    stk[p] = 1
+    if caiman:  # the prey moves under the predator, which stays put
+        board[cq] = -1
+        n = _ability(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+        board[cq] = q
+    else:
+        board[cp] = -1
+        board[cq] = p
+        pos[p] = cq
+        n = _ability(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+        pos[p] = cp
+        board[cp] = p
+        board[cq] = q
+    stk[p] = hp
+    pos[q] = cq
+    return n
+
+
+@njit(cache=True)
 def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd):
     """Step 2 onwards: every eat (normal and Shark) and what follows it."""
     shark = meta & 1
@@ -234,7 +257,6 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
         cp = pos[p]
         if cp < 0:
             continue
-        hp = stk[p]
         # normal eats under the pending effect
         if not (eff == BEAR and p == 15):
             for j in range(prey.shape[2]):
@@ -251,27 +273,9 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
                     continue
                 if eff == LYNX and board[mid[eff, cp, j]] < 0:
                     continue
-                hq = stk[q]
                 nxt = shark | (whale << 1) | (ab[5, p] << 2)
-                racc = eff == RACCOON and d == 1
-                # eat
-                pos[q] = -1
-                stk[p] = 1
-                if eff == CAIMAN:
-                    board[cq] = -1
-                    n = _ability(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
-                    board[cq] = q
-                else:
-                    board[cp] = -1
-                    board[cq] = p
-                    pos[p] = cq
-                    n = _ability(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
-                    pos[p] = cp
-                    board[cp] = p
-                    board[cq] = q
-                stk[p] = hp
-                pos[q] = cq
-                stk[q] = hq
+                n = _eat_then(p, q, cp, cq, eff == CAIMAN, nxt, eff == RACCOON and d == 1, pos, stk, board, ab,
+                              out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
         # Shark eats: orthogonal, any lower card, pending effect ignored
         if shark == 1:
             for j in range(4):
@@ -281,20 +285,9 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
                 q = board[cq]
                 if q < 0 or q >= p:
                     continue
-                hq = stk[q]
                 nxt = (whale << 1) | (ab[5, p] << 2)
-                pos[q] = -1
-                stk[p] = 1
-                board[cp] = -1
-                board[cq] = p
-                pos[p] = cq
-                n = _ability(p, pos, stk, board, nxt, False, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
-                pos[p] = cp
-                board[cp] = p
-                board[cq] = q
-                stk[p] = hp
-                pos[q] = cq
-                stk[q] = hq
+                n = _eat_then(p, q, cp, cq, False, nxt, False, pos, stk, board, ab,
+                              out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
     return n
 
 

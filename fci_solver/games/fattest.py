@@ -10,7 +10,6 @@ as averaging over every order of the deck.
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
