@@ -244,6 +244,13 @@ class BitboardSolver:
             if status != 1 or value < beta:
                 break
             beta = value + 1  # value is a proven lower bound
+        if status == 0 and best_inc > beta:
+            # Out of time in a pass that only looked for lines reaching the bound: spend a little more
+            # on an open search, which dives to game ends and so finds a decent line to show.
+            extra = min(1.0, 0.1 * (self.time_limit or 0))
+            _, _, incumbent, inc = self._run(eng, root, len(pos) + 1, time.perf_counter() + extra, t0)
+            if incumbent < best_inc:
+                best_inc, best_path = incumbent, inc.copy()
         if status == 1:
             keys = self.principal_keys(eng, root, value)
             exact, low = True, value
