@@ -61,7 +61,7 @@ def decode(k0, k1, pos, stk, board):
             board[pos[i]] = i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def encode(pos, stk):
     k0 = np.uint64(0)
     k1 = np.uint64(0)
@@ -86,7 +86,7 @@ def count_stacks(pos):
 
 # -- geometry helpers -----------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _emit(pos, stk, meta, out_k0, out_k1, out_meta, n, cap):
     if n >= cap:
         return n + 1  # overflow is reported by the caller
@@ -97,7 +97,7 @@ def _emit(pos, stk, meta, out_k0, out_k1, out_meta, n, cap):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap):
     """Step 4: with the raccoon trigger, discard one unstacked animal (if any), then emit."""
     if racc:
@@ -325,10 +325,18 @@ def has_eat(pos, board, meta, prey, mid):
 @njit(cache=True)
 def gen_children(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap):
     """All children of a node, written from index ``start``; returns the end index (> cap on overflow)."""
-    ncells = bydist.shape[0]
     pos = np.empty(NCARDS, np.int64)
     stk = np.empty(NCARDS, np.int64)
-    board = np.empty(ncells, np.int64)
+    board = np.empty(bydist.shape[0], np.int64)
+    return gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
+                             pos, stk, board)
+
+
+@njit(cache=True)
+def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
+                      pos, stk, board):
+    """:func:`gen_children` with the work arrays passed in (the search reuses them: no allocation per node)."""
+    ncells = bydist.shape[0]
     decode(k0, k1, pos, stk, board)
     m = np.int64(meta)
     n = _eats(pos, stk, board, m & 31, ab, prey, mid, out_k0, out_k1, out_meta, start, cap, bydist, dstart, maxd)
@@ -357,29 +365,44 @@ def gen_children(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_
 
 @njit(cache=True)
 def lower_bound(k0, k1, meta, discard_src):
-    """Same bound as :func:`fci_solver.search.lower_bound` (see there for why it is sound)."""
-    top = np.zeros(NCARDS + 3, np.int64)
-    stacked = np.zeros(NCARDS, np.int64)
+    """Same bound as :func:`fci_solver.search.lower_bound` (see there for why it is sound).
+
+    Bit masks, not arrays: this runs once per generated child.
+    """
+    tops = 0
+    stacked = 0
     can_discard = ((meta >> 2) & 7) == RACCOON
-    hi = -1
     for i in range(NCARDS):
         code = (k0 >> np.uint64(8 * i)) & np.uint64(255) if i < 8 else (k1 >> np.uint64(8 * (i - 8))) & np.uint64(255)
         if code != 0:
-            top[i] = 1
-            stacked[i] = (np.int64(code) - 1) & 1
-            hi = i
+            tops |= 1 << i
+            if (np.int64(code) - 1) & 1:
+                stacked |= 1 << i
             if discard_src[i]:
                 can_discard = True
+    eaters = (tops >> 1) | (tops >> 2) | (tops >> 3)  # bit t set when some top is in t+1..t+3
+    stuck = tops & ~eaters
+    if can_discard:
+        stuck &= stacked
     n = 0
-    lowest = NCARDS
-    for i in range(NCARDS):
-        if top[i] == 0 or top[i + 1] == 1 or top[i + 2] == 1 or top[i + 3] == 1:
-            continue
-        if stacked[i] == 0 and can_discard:
-            continue
-        n += 1
-        if i < lowest:
-            lowest = i
+    lowest = -1
+    m = stuck
+    i = 0
+    while m:
+        if m & 1:
+            n += 1
+            if lowest < 0:
+                lowest = i
+        m >>= 1
+        i += 1
+    hi = 0
+    m = tops
+    i = 0
+    while m:
+        if m & 1:
+            hi = i
+        m >>= 1
+        i += 1
     if (meta & 1) == 1 and n > 0 and lowest < hi:
         n -= 1
     return max(1, n)
@@ -474,6 +497,9 @@ def search(
     done_here = 0
     d = ctl[0]
     lb = 0
+    wpos = np.empty(NCARDS, np.int64)
+    wstk = np.empty(NCARDS, np.int64)
+    wboard = np.empty(bydist.shape[0], np.int64)
     while True:
         # frame layout: 0 k0, 1 k1, 2 meta, 3 beta, 4 lb, 5 start, 6 end, 7 next, 8 best, 9 bestchild, 10 floor, 11 new
         if fr[d, 11] == 1:
@@ -496,7 +522,8 @@ def search(
                 ctl[2] += 1
                 done_here += 1
                 start = fr[d, 5]
-                end = gen_children(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, start, cap)
+                end = gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, start, cap,
+                                        wpos, wstk, wboard)
                 if end > cap:
                     ctl[1] = 3
                     ctl[7] = end
@@ -524,19 +551,25 @@ def search(
                     # order children by their lower bound (smaller first)
                     # generation order (low predators first) breaks ties: it found wins fastest
                     # among the orderings tried (see benchmarks/RESULTS.md)
+                    lo_b = INF
+                    hi_b = 0
                     for j in range(start, end):
-                        clb[j] = lower_bound(ck0[j], ck1[j], cmeta[j], discard_src)
-                    order = np.argsort(clb[start:end], kind="mergesort")
-                    t0 = ck0[start:end].copy()
-                    t1 = ck1[start:end].copy()
-                    tm = cmeta[start:end].copy()
-                    tl = clb[start:end].copy()
-                    for j in range(end - start):
-                        o = order[j]
-                        ck0[start + j] = t0[o]
-                        ck1[start + j] = t1[o]
-                        cmeta[start + j] = tm[o]
-                        clb[start + j] = tl[o]
+                        v = lower_bound(ck0[j], ck1[j], cmeta[j], discard_src)
+                        clb[j] = v
+                        lo_b = min(lo_b, v)
+                        hi_b = max(hi_b, v)
+                    if lo_b != hi_b:  # all equal (the common case): keep generation order
+                        order = np.argsort(clb[start:end], kind="mergesort")
+                        t0 = ck0[start:end].copy()
+                        t1 = ck1[start:end].copy()
+                        tm = cmeta[start:end].copy()
+                        tl = clb[start:end].copy()
+                        for j in range(end - start):
+                            o = order[j]
+                            ck0[start + j] = t0[o]
+                            ck1[start + j] = t1[o]
+                            cmeta[start + j] = tm[o]
+                            clb[start + j] = tl[o]
                     fr[d, 4] = lb
                     fr[d, 6] = end
                     fr[d, 7] = start
