@@ -219,3 +219,18 @@ def test_game_commands_json():
 
     r = subprocess.run([sys.executable, "-c", "from fci_solver.cli import main; main()", "foodfighters", "dice", "--json"], capture_output=True, text=True)
     assert json.loads(r.stdout)["hit"]["fraction"] == "4/9"
+
+
+@pytest.mark.parametrize("hand", [("W", "B"), ("B", "C"), ("W", "D")])
+def test_aye_security_equals_brute_force_max_min_over_orders(hand):
+    # with two cards the second pass is forced, so the pass-by-pass max-min equals max over my order
+    # of min over the others' orders of my round total
+    players = 3
+    orders = sorted(set(itertools.permutations(hand)))
+    res = A.analyse(players, hand)
+    for seat in range(players):
+        best = max(
+            min(A.play_round([mine if s == seat else others[s - (s > seat)] for s in range(players)], 0)["totals"][seat]
+                for others in itertools.product(orders, repeat=players - 1))
+            for mine in orders)
+        assert res["security"][seat] == best
