@@ -90,7 +90,7 @@ class ReferenceSolver:
         if hit is not None and (hit[1] or hit[0] >= beta):
             return hit[0]
         self.states += 1
-        if self.states & 1023 == 0:
+        if self.states & 15 == 0:
             self._tick()
         lb = lower_bound(pos, self.cards)
         if lb >= beta:
