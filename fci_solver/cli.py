@@ -132,17 +132,19 @@ def layouts_cmd(as_json):
 @click.option("--engine", type=click.Choice(search.ENGINES), default="bitboard", show_default=True)
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="Stop after this many seconds (answer may be inexact).")
 @click.option("--memory", type=click.IntRange(min=1), help="Transposition-table budget in MiB (bitboard engine).")
+@click.option("--can-win", is_flag=True, help="Only decide whether the target can be reached: stop at the first line that does.")
 @click.option("--notation", "notation_kind", type=click.Choice(["human", "json"]), default="human", show_default=True, help="How turns are written in text output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON (spec section 7).")
-def solve_cmd(setup: Setup, target, engine, time_limit, memory, notation_kind, quiet, as_json):
+def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notation_kind, quiet, as_json):
     """Find the minimum result of a deal and a line that reaches it.
 
     DEAL lists the cards in reading order of the layout's cells, e.g.
     "5 12 0 7 3 15 9 1 14 2 8 11 6 13 4 10".
     """
     progress = Progress("solve", enabled=not (quiet or as_json))
-    result = search.solve(setup.start, setup.cards, engine=engine, time_limit=time_limit, memory=memory, progress=progress)
+    result = search.solve(setup.start, setup.cards, engine=engine, time_limit=time_limit, memory=memory,
+                          progress=progress, stop_at=target if can_win else 0)
     progress.close()
     if as_json:
         emit_json(notation.solution_document(result, setup.deal, target, setup.rules_name))
@@ -154,6 +156,10 @@ def solve_cmd(setup: Setup, target, engine, time_limit, memory, notation_kind, q
     verdict = "win" if n <= target else "loss"
     if result.exact:
         click.echo(f"Minimum result: {n} ({rank_name(n)}; {verdict} with target {target})")
+    elif can_win and n <= target:
+        click.echo(f"Winnable: this line ends with {n} ({rank_name(n)}); the minimum may be lower (--can-win stops here)")
+    elif can_win and result.lower_bound > target:
+        click.echo(f"Not winnable: no line ends with fewer than {result.lower_bound} stacks (target {target})")
     else:
         click.echo(f"NOT EXACT (time limit): best found {n} ({rank_name(n)}), proven lower bound {result.lower_bound}")
     click.echo(f"Searched {result.states:,} states in {result.seconds:.2f} s with the {result.engine} engine.")

@@ -193,13 +193,16 @@ def solve(
     time_limit: float | None = None,
     memory: int | None = None,
     progress=None,
+    stop_at: int = 0,
 ) -> SolveResult:
     """The minimum result reachable from ``pos``, with a line that reaches it.
 
     ``engine`` is ``"bitboard"`` (numba, fast) or ``"reference"`` (pure Python).
     With ``time_limit`` (seconds) the answer may be inexact: ``exact`` is then
     False, ``min_remaining`` is the best line found and ``lower_bound`` what
-    is proven.
+    is proven.  With ``stop_at`` (bitboard engine) the search stops as soon
+    as a line ends with at most that many stacks, or it is proven that none
+    can: enough to answer "can it be won?", not necessarily exact.
     """
     cards = cards or standard_cards()
     if engine == "reference":
@@ -207,5 +210,5 @@ def solve(
     if engine == "bitboard":
         from .bitboard.search import BitboardSolver
 
-        return BitboardSolver(cards, time_limit=time_limit, memory=memory, progress=progress).solve(pos)
+        return BitboardSolver(cards, time_limit=time_limit, memory=memory, progress=progress, stop_at=stop_at).solve(pos)
     raise ValueError(f"unknown engine {engine!r}")

@@ -180,3 +180,16 @@ def test_perft_engines_agree():
     pa, pb = json.loads(a.stdout)["perft"], json.loads(b.stdout)["perft"]
     assert [x["count"] for x in pa] == [561, 110876]
     assert pb[0]["count"] == 561
+
+
+def test_can_win_stops_at_the_first_winning_line():
+    from fci_solver.position import Deal
+
+    p = Deal.random("standard", 6).position(2, shark=False, whale=False)
+    r = solve(p, CARDS, stop_at=3)
+    assert r.min_remaining <= 3
+    final = replay(p, r.line, CARDS)[-1]
+    assert len(final) == r.min_remaining and rules.is_over(final, CARDS)
+    # a position that cannot be won: the bound answers at once
+    q = board("9 5 . 0", sea="none")
+    assert solve(q, CARDS, stop_at=1).lower_bound > 1

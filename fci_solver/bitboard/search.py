@@ -244,6 +244,9 @@ class BitboardSolver:
             if status != 1 or value < beta:
                 break
             beta = value + 1  # value is a proven lower bound
+            if self.stop_at and value > self.stop_at:
+                status = 2  # "can it be won?" is answered: no, and the minimum is not needed
+                break
         if status == 0 and best_inc > beta:
             # Out of time in a pass that only looked for lines reaching the bound: spend a little more
             # on an open search, which dives to game ends and so finds a decent line to show.
@@ -263,6 +266,7 @@ class BitboardSolver:
         line, positions = keys_to_line(pos, keys, self.cards)
         if not exact:
             value = len(positions[-1]) if positions else len(pos)
+            exact = value == low  # a line that reaches the proven bound is a proof
         return SolveResult(pos, value, low, line, positions, exact, self.states, time.perf_counter() - t0, "bitboard",
                            {"table_entries": int(self.table[0].shape[0]), "table_used": self.used})
 
