@@ -247,35 +247,6 @@ def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, ab, out_k0, out_
     return n
 
 
-@njit(cache=True, inline="always")
-def _normal_prey(p, cp, j, eff, board, prey, mid):
-    """The prey card predator p (on cell cp) finds in direction j under pending effect eff, or -1."""
-    if eff == BEAR and p == 15:
-        return -1  # the Polar Bear cannot be the predator twice in a row
-    cq = prey[eff, cp, j]
-    if cq < 0:
-        return -1
-    q = board[cq]
-    if q < 0:
-        return -1
-    d = p - q
-    if d < 1 or d > 3 or (eff == LION and d != 1):
-        return -1
-    if eff == LYNX and board[mid[eff, cp, j]] < 0:
-        return -1  # the lynx jumps over a stack
-    return q
-
-
-@njit(cache=True, inline="always")
-def _shark_prey(p, cp, j, board, prey):
-    """The Shark: any lower card orthogonally next to the predator, whatever is pending; or -1."""
-    cq = prey[0, cp, j]
-    if cq < 0:
-        return -1
-    q = board[cq]
-    return q if 0 <= q < p else -1
-
-
 @njit(cache=True)
 def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd):
     """Step 2 onwards: every eat (normal and Shark) and what follows it."""
@@ -286,19 +257,37 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
         cp = pos[p]
         if cp < 0:
             continue
-        for j in range(prey.shape[2]):
-            q = _normal_prey(p, cp, j, eff, board, prey, mid)
-            if q >= 0:
+        # normal eats under the pending effect
+        if not (eff == BEAR and p == 15):
+            for j in range(prey.shape[2]):
+                cq = prey[eff, cp, j]
+                if cq < 0:
+                    continue
+                q = board[cq]
+                if q < 0:
+                    continue
+                d = p - q
+                if d < 1 or d > 3:
+                    continue
+                if eff == LION and d != 1:
+                    continue
+                if eff == LYNX and board[mid[eff, cp, j]] < 0:
+                    continue
                 nxt = shark | (whale << 1) | (ab[5, p] << 2)
-                n = _eat_then(p, q, cp, prey[eff, cp, j], eff == CAIMAN, nxt, eff == RACCOON and p - q == 1,
-                              pos, stk, board, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+                n = _eat_then(p, q, cp, cq, eff == CAIMAN, nxt, eff == RACCOON and d == 1, pos, stk, board, ab,
+                              out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+        # Shark eats: orthogonal, any lower card, pending effect ignored
         if shark == 1:
             for j in range(4):
-                q = _shark_prey(p, cp, j, board, prey)
-                if q >= 0:
-                    nxt = (whale << 1) | (ab[5, p] << 2)
-                    n = _eat_then(p, q, cp, prey[0, cp, j], False, nxt, False,
-                                  pos, stk, board, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+                cq = prey[0, cp, j]
+                if cq < 0:
+                    continue
+                q = board[cq]
+                if q < 0 or q >= p:
+                    continue
+                nxt = (whale << 1) | (ab[5, p] << 2)
+                n = _eat_then(p, q, cp, cq, False, nxt, False, pos, stk, board, ab,
+                              out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
     return n
 
 
@@ -311,12 +300,24 @@ def has_eat(pos, board, meta, prey, mid):
         cp = pos[p]
         if cp < 0:
             continue
-        for j in range(prey.shape[2]):
-            if _normal_prey(p, cp, j, eff, board, prey, mid) >= 0:
+        if not (eff == BEAR and p == 15):
+            for j in range(prey.shape[2]):
+                cq = prey[eff, cp, j]
+                if cq < 0:
+                    continue
+                q = board[cq]
+                if q < 0:
+                    continue
+                d = p - q
+                if d < 1 or d > 3 or (eff == LION and d != 1):
+                    continue
+                if eff == LYNX and board[mid[eff, cp, j]] < 0:
+                    continue
                 return True
         if shark == 1:
             for j in range(4):
-                if _shark_prey(p, cp, j, board, prey) >= 0:
+                cq = prey[0, cp, j]
+                if cq >= 0 and board[cq] >= 0 and board[cq] < p:
                     return True
     return False
 
