@@ -97,7 +97,7 @@ def _emit(pos, stk, meta, out_k0, out_k1, out_meta, n, cap):
     return n + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap):
     """Step 4: with the raccoon trigger, discard one unstacked animal (if any), then emit."""
     if racc:
