@@ -109,7 +109,7 @@ def make_setup(deal, layout, deal_file, random_deal, seed, position_file, margin
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="fci-solver", prog_name="fci")
 def cli():
-    """Exact solver, puzzle generator and analyser for Food Chain Island."""
+    """Exact solver and state-graph analyser for Food Chain Island, plus three other food games."""
 
 
 @cli.command("layouts")
