@@ -209,7 +209,8 @@ def replay_cmd(file, cards_file, plain, as_json):
     click.echo(doc.start.grid())
     print_line(doc.start, doc.line, positions)
     state = "the game is over" if over else "the game is not over: a turn is still possible"
-    click.echo(f"\nLegal line of {len(doc.line)} turns; {len(final)} stacks remain ({rank_name(len(final))}); {state}.")
+    n = len(final)
+    click.echo(f"\nLegal line of {len(doc.line)} turns; {n} stack{'s remain' if n != 1 else ' remains'} ({rank_name(n)}); {state}.")
 
 
 @cli.command("perft")
