@@ -60,7 +60,7 @@ class Session:
         p = self.pos
         self.out(p.grid())
         sea = ", ".join(sea_list(p.shark, p.whale)) or "none"
-        self.out(f"   {len(p)} stacks; sea: {sea}; pending: {p.pending or 'none'}; turn {len(self.history)}")
+        self.out(f"   {p.status()}; turn {len(self.history)}")
 
     def legal_turns(self, limit: int = 60) -> list[str]:
         """Distinct outcomes without the Whale first, one turn each (the Whale multiplies them hugely)."""

@@ -258,7 +258,8 @@ class Position:
 
     def status(self) -> str:
         sea = ", ".join(sea_list(self.shark, self.whale)) or "none"
-        return f"{len(self.stacks)} stacks; sea: {sea}; pending: {self.pending or 'none'}"
+        n = len(self.stacks)
+        return f"{n} stack{'s' if n != 1 else ''}; sea: {sea}; pending: {self.pending or 'none'}"
 
     def __str__(self) -> str:
         return self.grid()
