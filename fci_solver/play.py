@@ -13,7 +13,7 @@ from typing import Callable, Iterable
 from .cards import CardTable
 from .errors import FciError
 from .notation import parse_human_turn, turn_to_human
-from .position import Position, rank_name, sea_list
+from .position import Position, rank_name
 from . import rules
 from .search import solve
 
@@ -59,10 +59,9 @@ class Session:
     def show(self) -> None:
         p = self.pos
         self.out(p.grid())
-        sea = ", ".join(sea_list(p.shark, p.whale)) or "none"
         self.out(f"   {p.status()}; turn {len(self.history)}")
 
-    def legal_turns(self, limit: int = 60) -> list[str]:
+    def legal_turns(self, limit: int = 60) -> tuple[list[str], int]:
         """Distinct outcomes without the Whale first, one turn each (the Whale multiplies them hugely)."""
         out = [turn_to_human(t, self.pos) for t, _ in rules.successors(self.pos, self.cards, whale_before=False).values()]
         return out[:limit], len(out)
