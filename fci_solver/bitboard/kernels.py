@@ -75,17 +75,6 @@ def encode(pos, stk):
     return k0, k1
 
 
-@njit(cache=True)
-def count_stacks(pos):
-    n = 0
-    for i in range(NCARDS):
-        if pos[i] >= 0:
-            n += 1
-    return n
-
-
-# -- geometry helpers -----------------------------------------------------------------
-
 @njit(cache=True, inline="always")
 def _emit(pos, stk, meta, out_k0, out_k1, out_meta, n, cap):
     if n >= cap:
@@ -114,21 +103,6 @@ def _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n
         if any_un:
             return n
     return _emit(pos, stk, meta_next, out_k0, out_k1, out_meta, n, cap)
-
-
-@njit(cache=True)
-def _move_options(pos, board, mover, lo, hi, bydist, dstart, maxd):
-    """How many open cells the stack of card ``mover`` may move to at distance lo..hi."""
-    c = pos[mover]
-    if hi > maxd:
-        hi = maxd
-    if lo > hi:
-        return 0
-    k = 0
-    for j in range(dstart[c, lo], dstart[c, hi + 1]):
-        if board[bydist[c, j]] < 0:
-            k += 1
-    return k
 
 
 @njit(cache=True)
