@@ -53,7 +53,11 @@ def lower_bound(pos: Position, cards: CardTable) -> int:
     one Shark eat (if something higher is on the map).
     """
     tops = {s.card for s in pos.stacks}
-    can_discard = bool(tops & discard_sources(cards)) or pos.pending == "raccoon"
+
+    def can_eat_ever(c: int) -> bool:  # its possible prey only shrinks, like the set of tops
+        return any(c - d in tops for d in (1, 2, 3)) or (pos.shark and min(tops) < c)
+
+    can_discard = pos.pending == "raccoon" or any(c in tops and can_eat_ever(c) for c in discard_sources(cards))
     stuck = []
     for s in pos.stacks:
         if any(t + 1 in tops or t + 2 in tops or t + 3 in tops for t in (s.card,)):

@@ -352,8 +352,12 @@ def lower_bound(k0, k1, meta, discard_src):
             tops |= 1 << i
             if (np.int64(code) - 1) & 1:
                 stacked |= 1 << i
-            if discard_src[i]:
-                can_discard = True
+    for c in range(NCARDS):
+        if discard_src[c] and (tops >> c) & 1:
+            below = tops & ((1 << c) - 1)
+            near = below >> max(c - 3, 0) if c >= 3 else below
+            if near != 0 or ((meta & 1) == 1 and below != 0):
+                can_discard = True  # a discard source that can still eat
     eaters = (tops >> 1) | (tops >> 2) | (tops >> 3)  # bit t set when some top is in t+1..t+3
     stuck = tops & ~eaters
     if can_discard:
