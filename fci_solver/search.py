@@ -48,24 +48,29 @@ def lower_bound(pos: Position, cards: CardTable) -> int:
 
     The set of top cards only shrinks (a predator keeps its top card), so a
     stack whose top t has no other top in t+1..t+3 can never be eaten
-    normally.  Such a stack can still leave the map if it is unstacked and a
-    discard source (Lizard, raccoon trigger) is on top somewhere, or by the
-    one Shark eat (if something higher is on the map).
+    normally ("stuck").  A stuck stack can still leave the map by the one
+    Shark eat (if something higher is on the map) or, if unstacked, by a
+    discard.  Discards are limited: a Lizard discards once per eat and a
+    Raccoon's trigger needs a Raccoon eat first, and a card can eat at most
+    as many times as there are tops 1-3 below it now, plus one with the Shark;
+    a pending raccoon adds one.
     """
     tops = {s.card for s in pos.stacks}
-
-    def can_eat_ever(c: int) -> bool:  # its possible prey only shrinks, like the set of tops
-        return any(c - d in tops for d in (1, 2, 3)) or (pos.shark and min(tops) < c)
-
-    can_discard = pos.pending == "raccoon" or any(c in tops and can_eat_ever(c) for c in discard_sources(cards))
+    discards = 1 if pos.pending == "raccoon" else 0
+    for c in discard_sources(cards):
+        if c in tops:
+            discards += sum(1 for d in (1, 2, 3) if c - d in tops) + (1 if pos.shark else 0)
+    stuck_stacked = stuck_unstacked = 0
     stuck = []
     for s in pos.stacks:
-        if any(t + 1 in tops or t + 2 in tops or t + 3 in tops for t in (s.card,)):
-            continue
-        if not s.stacked and can_discard:
+        if any(s.card + d in tops for d in (1, 2, 3)):
             continue
         stuck.append(s.card)
-    n = len(stuck)
+        if s.stacked:
+            stuck_stacked += 1
+        else:
+            stuck_unstacked += 1
+    n = stuck_stacked + max(0, stuck_unstacked - discards)
     if pos.shark and stuck and min(stuck) < max(tops):
         n -= 1
     return max(1, n)

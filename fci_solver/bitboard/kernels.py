@@ -338,6 +338,15 @@ def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0,
 # -- lower bound ---------------------------------------------------------------------------
 
 @njit(cache=True)
+def _popcount(m):
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
 def lower_bound(k0, k1, meta, discard_src):
     """Same bound as :func:`fci_solver.search.lower_bound` (see there for why it is sound).
 
@@ -345,44 +354,28 @@ def lower_bound(k0, k1, meta, discard_src):
     """
     tops = 0
     stacked = 0
-    can_discard = ((meta >> 2) & 7) == RACCOON
     for i in range(NCARDS):
         code = (k0 >> np.uint64(8 * i)) & np.uint64(255) if i < 8 else (k1 >> np.uint64(8 * (i - 8))) & np.uint64(255)
         if code != 0:
             tops |= 1 << i
             if (np.int64(code) - 1) & 1:
                 stacked |= 1 << i
+    shark = meta & 1
+    discards = 1 if ((meta >> 2) & 7) == RACCOON else 0
     for c in range(NCARDS):
         if discard_src[c] and (tops >> c) & 1:
             below = tops & ((1 << c) - 1)
-            near = below >> max(c - 3, 0) if c >= 3 else below
-            if near != 0 or ((meta & 1) == 1 and below != 0):
-                can_discard = True  # a discard source that can still eat
+            near = below >> (c - 3) if c >= 3 else below
+            discards += _popcount(near) + shark
     eaters = (tops >> 1) | (tops >> 2) | (tops >> 3)  # bit t set when some top is in t+1..t+3
     stuck = tops & ~eaters
-    if can_discard:
-        stuck &= stacked
-    n = 0
-    lowest = -1
-    m = stuck
-    i = 0
-    while m:
-        if m & 1:
-            n += 1
-            if lowest < 0:
-                lowest = i
-        m >>= 1
-        i += 1
-    hi = 0
-    m = tops
-    i = 0
-    while m:
-        if m & 1:
-            hi = i
-        m >>= 1
-        i += 1
-    if (meta & 1) == 1 and n > 0 and lowest < hi:
-        n -= 1
+    n = _popcount(stuck & stacked) + max(0, _popcount(stuck & ~stacked) - discards)
+    if shark == 1 and stuck != 0:
+        lowest = 0
+        while not (stuck >> lowest) & 1:
+            lowest += 1
+        if (tops >> (lowest + 1)) != 0:
+            n -= 1
     return max(1, n)
 
 
