@@ -74,3 +74,11 @@ def test_lower_bound_counts_stacks_no_card_can_eat():
     assert lower_bound(p, CARDS) == 2
     # with the Shark one of them may still go (9 is below 15)
     assert lower_bound(p.replace(shark=True), CARDS) == 1
+
+
+def test_lower_bound_counts_the_discards_that_can_still_happen():
+    # 15 and 10 are stuck and unstacked; the Lizard (4:2) can eat only the 3, so it discards at most one
+    from helpers import board
+    p = board("4:2 3 . 10 . 15")
+    assert lower_bound(p, CARDS) == 2
+    assert ReferenceSolver(CARDS).solve(p).min_remaining == 2
