@@ -267,7 +267,12 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
 
 @njit(cache=True)
 def has_eat(pos, board, meta, prey, mid):
-    """Whether any eat (normal or Shark) exists now."""
+    """Whether any eat (normal or Shark) exists now.
+
+    The legality checks repeat those in :func:`_eats` on purpose: moving them
+    into a shared inlined helper halved the generator's speed (comb deal 1,
+    both sea: 2.9 s -> 5.8 s for the same states).
+    """
     shark = meta & 1
     eff = (meta >> 2) & 7
     for p in range(NCARDS):
