@@ -262,10 +262,6 @@ def is_over(pos: Position, cards: CardTable | None = None) -> bool:
 
 # -- checking a user's turn -------------------------------------------------
 
-def _describe(action: Action) -> str:
-    return f"{action.op} {action.to_json()}"
-
-
 def check_action(ts: TurnState, action: Action, cards: CardTable) -> None:
     """Raise :class:`FciError` with the reason when ``action`` is not legal now."""
     if ts.phase == "done":

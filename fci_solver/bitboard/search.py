@@ -181,7 +181,7 @@ class BitboardSolver:
         self.used = int(K.tt_rehash(*self.table, *new))
         self.table = new
 
-    def _run(self, eng: Engine, key, beta: int, deadline: float | None, t0: float):
+    def _run(self, eng: Engine, key, beta: int, deadline: float | None):
         fr = np.zeros((K.MAXD, 12), np.int64)
         fr[0, 0] = np.uint64(key[0]).astype(np.int64)
         fr[0, 1] = np.uint64(key[1]).astype(np.int64)
@@ -214,7 +214,7 @@ class BitboardSolver:
                 return 0, None, int(ctl[5]), inc
 
     def value(self, eng: Engine, key, beta: int, deadline=None) -> int | None:
-        status, v, _, _ = self._run(eng, key, beta, deadline, time.perf_counter())
+        status, v, _, _ = self._run(eng, key, beta, deadline)
         return v if status == 1 else None
 
     def _tt_exact(self, key):
@@ -238,7 +238,7 @@ class BitboardSolver:
         beta = eng.lower_bound(root) + 1
         best_inc, best_path = K.INF, None
         while True:
-            status, value, incumbent, inc = self._run(eng, root, beta, deadline, t0)
+            status, value, incumbent, inc = self._run(eng, root, beta, deadline)
             if incumbent < best_inc:
                 best_inc, best_path = incumbent, inc.copy()
             if status != 1 or value < beta:
@@ -251,7 +251,7 @@ class BitboardSolver:
             # Out of time in a pass that only looked for lines reaching the bound: spend a little more
             # on an open search, which dives to game ends and so finds a decent line to show.
             extra = min(1.0, 0.1 * (self.time_limit or 0))
-            _, _, incumbent, inc = self._run(eng, root, len(pos) + 1, time.perf_counter() + extra, t0)
+            _, _, incumbent, inc = self._run(eng, root, len(pos) + 1, time.perf_counter() + extra)
             if incumbent < best_inc:
                 best_inc, best_path = incumbent, inc.copy()
         if status == 1:
