@@ -39,8 +39,10 @@ def emit_json(obj) -> None:
 
 # -- shared options ------------------------------------------------------------
 
-def deal_options(f):
+def deal_options(f=None, *, sea_default: str = "both"):
     """DEAL argument plus the options that choose a deal and its rules."""
+    if f is None:
+        return functools.partial(deal_options, sea_default=sea_default)
 
     @click.argument("deal", nargs=-1)
     @click.option("--layout", "-l", default="standard", show_default=True, help="Layout name or path to a layout file.")
@@ -49,7 +51,7 @@ def deal_options(f):
     @click.option("--seed", type=int, help="Seed for --random.")
     @click.option("--position", "position_file", type=str, help="Start from a mid-game position file (JSON or text; - for stdin).")
     @click.option("--margin", type=int, default=DEFAULT_MARGIN, show_default=True, help="Open cells around the layout.")
-    @click.option("--sea", type=click.Choice(["both", "shark", "whale", "none"]), default="both", show_default=True, help="Sea animals available.")
+    @click.option("--sea", type=click.Choice(["both", "shark", "whale", "none"]), default=sea_default, show_default=True, help="Sea animals available.")
     @click.option("--cards", "cards_file", type=click.Path(dir_okay=False), help="Card table JSON file.")
     @click.option("--plain", is_flag=True, help="Turn every ability off.")
     @functools.wraps(f)
@@ -281,6 +283,136 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, quiet, as_json):
         click.echo(f"{row['depth']:>6} {row['states']:>8,} {row['branching']:>10.2f} {row['winnable_share']:>9.1%}")
     if out:
         click.echo(f"\nWrote {out}.")
+
+
+def _grade_lines(g) -> list[str]:
+    """The facts of a grade as short lines of text."""
+    m = g.minimum
+    mins = ", ".join(f"{k} {'?' if v is None else v}" for k, v in m.items())
+    out = [f"Minimum by sea animals: {mins}; needed for the best: {g.needs or 'unknown'}"]
+    if g.keeping is not None:
+        out.append(f"First turns: {g.first_turns:,}; {g.keeping:,} keep the minimum ({g.keeping / g.first_turns:.0%})")
+    else:
+        lo, hi = g.keeping_bounds
+        out.append(f"First turns: {g.first_turns:,}; between {lo:,} and {hi:,} keep the minimum (not settled in time)")
+    if g.chance is not None:
+        out.append(f"Random player ends with <= {g.target}: chance {g.chance:.4g} (exact, {g.dag_states:,} states walked)")
+        if g.shortest is not None:
+            out.append(f"Winning lines take {g.shortest} to {g.longest} turns")
+    else:
+        out.append("Random player's chance: not computed (the state DAG is larger than --max-states)")
+    if g.tier:
+        out.append(f"Tier: {g.tier} (score {g.score:.2f})")
+    else:
+        out.append(f"Tier: none: {g.reason}")
+    return out
+
+
+@cli.command("grade")
+@deal_options(sea_default="none")
+@click.option("--target", type=click.IntRange(min=1), default=1, show_default=True, help="Grade against ending with at most this many stacks.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="Stop after this many seconds; facts not settled are reported as unknown.")
+@click.option("--max-states", type=click.IntRange(min=0), default=1_000_000, show_default=True, help="Largest state DAG to walk for the random player's chance (0: skip).")
+@click.option("--memory", type=click.IntRange(min=16), help="Transposition table budget in MiB.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def grade_cmd(setup: Setup, target, time_limit, max_states, memory, quiet, as_json):
+    """Prove how hard a deal is: minima by sea animals, forgiveness, random play, and a tier."""
+    from .grade import grade
+
+    progress = Progress("grade", enabled=not (quiet or as_json))
+    g = grade(setup.start, setup.cards, target, time_limit, max_states, memory,
+              progress=lambda n, best, unit="states": progress(n, best, unit))
+    progress.close()
+    if as_json:
+        d = {"layout": setup.deal.layout.name if setup.deal else None, "deal": str(setup.deal) if setup.deal else None,
+             "seed": setup.deal.seed if setup.deal else None}
+        d.update(g.to_dict())
+        emit_json(d)
+        return
+    click.echo(setup.header())
+    click.echo(setup.start.grid())
+    click.echo("")
+    for line in _grade_lines(g):
+        click.echo(line)
+
+
+@cli.command("generate")
+@click.option("--difficulty", "-d", required=True, help="easy, medium, hard or expert.")
+@click.option("--layout", "-l", default="standard", show_default=True, help="Layout name or path to a layout file.")
+@click.option("--count", "-n", type=click.IntRange(min=1), default=1, show_default=True, help="How many puzzles.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same puzzles.")
+@click.option("--sea", type=click.Choice(["both", "shark", "whale", "none"]), default="none", show_default=True, help="Sea animals the puzzles are served with.")
+@click.option("--target", type=click.IntRange(min=1), default=1, show_default=True, help="Grade against ending with at most this many stacks.")
+@click.option("--margin", type=click.IntRange(min=0), default=DEFAULT_MARGIN, show_default=True, help="Open cells around the layout.")
+@click.option("--cards", "cards_file", type=click.Path(dir_okay=False), help="Card table JSON file.")
+@click.option("--plain", is_flag=True, help="Turn every ability off.")
+@click.option("--max-candidates", type=click.IntRange(min=1), default=2000, show_default=True, help="Give up after grading this many deals.")
+@click.option("--grade-time", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True, help="Seconds allowed per grade (a deal not settled is skipped).")
+@click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write each puzzle and its solution as SVG files into this folder.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_file, plain, max_candidates, grade_time,
+                 svg_dir, quiet, as_json):
+    """Find COUNT distinct deals of a difficulty tier, each graded exactly, reproducible from --seed."""
+    from .generate import generate
+    from .grade import tier_index
+    from .layouts import load_layout
+
+    tier_index(difficulty)
+    cards = resolve_cards(cards_file, plain)
+    L = load_layout(layout)
+    shark, whale = parse_sea(sea)
+    if svg_dir is not None and Path(svg_dir).exists() and not Path(svg_dir).is_dir():
+        raise FciError(f"--svg {svg_dir!r} is not a folder")
+    progress = Progress("generate", enabled=not (quiet or as_json))
+    puzzles = generate(L, difficulty, count, seed, cards, shark, whale, target, margin, max_candidates, grade_time,
+                       progress=lambda n, best: progress(n, None, f"deals graded ({best})"))
+    progress.close()
+    files = _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale, target) if svg_dir else []
+    if as_json:
+        emit_json({"difficulty": difficulty, "layout": L.name, "seed": seed, "sea": sea_list(shark, whale),
+                   "target": target, "margin": margin,
+                   "puzzles": [{"deal": str(p.deal), "candidates": p.candidates, **p.grade.to_dict()} for p in puzzles],
+                   "svg": files})
+        return
+    for i, p in enumerate(puzzles, 1):
+        click.echo(f"Puzzle {i}: {p.deal}  ({L.name}, sea: {sea}, found after {p.candidates} deals graded)")
+        click.echo(p.deal.position(margin, shark, whale).grid())
+        for line in _grade_lines(p.grade):
+            click.echo("  " + line)
+        click.echo("")
+    if files:
+        click.echo(f"Wrote {len(files)} SVG files to {svg_dir}.")
+
+
+def _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale, target) -> list[str]:
+    from .svg import puzzle_svg, solution_svg
+
+    out = Path(svg_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise FciError(f"cannot create --svg folder {svg_dir!r}: {e.strerror}") from None
+    files = []
+    for i, p in enumerate(puzzles, 1):
+        pos = p.deal.position(margin, shark, whale)
+        result = search.solve(pos, cards)
+        sea = ", ".join(sea_list(shark, whale)) or "none"
+        title = f"Puzzle {i}: {difficulty} ({p.deal.layout.name})"
+        facts = [f"Deal {p.deal}; sea animals: {sea}; margin {margin}",
+                 f"Goal: end with {target} stack{'s' if target > 1 else ''} or fewer (best possible: {result.min_remaining})",
+                 f"Generated with fci generate --difficulty {difficulty} --seed {seed}"]
+        turns = [notation.turn_to_human(t, before) for t, before in zip(result.line, [pos] + result.positions)]
+        for name, text in ((f"puzzle-{i}.svg", puzzle_svg(pos, cards, title, facts)),
+                           (f"puzzle-{i}-solution.svg", solution_svg(pos, result.positions, turns, f"Solution to puzzle {i}"))):
+            path = out / name
+            try:
+                path.write_text(text, encoding="utf-8")
+            except OSError as e:
+                raise FciError(f"cannot write {path}: {e.strerror}") from None
+            files.append(str(path))
+    return files
 
 
 @cli.command("hint")

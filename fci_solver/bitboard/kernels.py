@@ -632,14 +632,21 @@ def _dag_find(dk0, dk1, dtag, k0, k1, meta):
 
 @njit(cache=True)
 def dag_walk(root0, root1, rootmeta, target, max_nodes,
-             ck0, ck1, cmeta, ab, prey, mid, bydist, dstart, maxd,
-             dk0, dk1, dtag, ds, dn, dlo, dhi, ctl):
-    """Visit every state reachable from the root once; for each, with turns chosen uniformly:
+             ck0, ck1, cmeta, ab, prey, mid, bydist, dstart, maxd, discard_src,
+             dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, ctl):
+    """Visit every state reachable from the root from which ``target`` can still be reached, once.
+
+    For each visited state, with turns chosen uniformly (one turn = one way to play it, as the
+    generator lists them):
 
     ds/dn  the chance to end with <= target stacks as a sum over turns and the number of turns
            (for a full state, ds/dn is the chance; an after-Whale node passes its sums up),
-    dlo/dhi the fewest and most turns to a winning end (99 / -1 when there is none).
-    ctl: 0 nodes visited, 1 status (1 done, 3 child buffer overflow, 4 node cap).
+    dlo/dhi the fewest and most turns to a winning end (99 / -1 when there is none),
+    dbest  the fewest stacks any line reaches (exact when <= target, else some value > target).
+
+    A child whose lower bound exceeds the target is not entered: nothing below it can win, so its
+    chance is 0 and it has no winning line.  This is what makes whole deals walkable.
+    ctl: 0 nodes visited, 1 status (1 done, 3 child buffer overflow, 4 node cap), 2 pruned children.
     """
     cap = ck0.shape[0]
     MAXF = 64
@@ -653,12 +660,12 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
     fn = np.zeros(MAXF, np.int64)
     flo = np.zeros(MAXF, np.int64)
     fhi = np.zeros(MAXF, np.int64)
+    fbest = np.zeros(MAXF, np.int64)
     d = 0
     fk0[0] = root0
     fk1[0] = root1
     fm[0] = rootmeta
     fstart[0] = 0
-    # open the root
     new = True
     while True:
         if new:
@@ -673,6 +680,7 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
             fn[d] = 0
             flo[d] = 99
             fhi[d] = -1
+            fbest[d] = 99
             ctl[0] += 1
             if ctl[0] > max_nodes:
                 ctl[1] = 4
@@ -689,21 +697,46 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
                 n = dn[slot]
                 lo = dlo[slot]
                 hi = dhi[slot]
+                best = dbest[slot]
             else:
-                d += 1
-                fk0[d] = ck0[j]
-                fk1[d] = ck1[j]
-                fm[d] = cmeta[j]
-                fstart[d] = fend[d - 1]
-                new = True
-                continue
-            # fold a finished child into the frame
+                lb = lower_bound(ck0[j], ck1[j], cmeta[j], discard_src)
+                if lb <= target:
+                    d += 1
+                    fk0[d] = ck0[j]
+                    fk1[d] = ck1[j]
+                    fm[d] = cmeta[j]
+                    fstart[d] = fend[d - 1]
+                    new = True
+                    continue
+                ctl[2] += 1
+                s = 0.0
+                n = 1
+                if (cmeta[j] & PHASE_BIT) != 0:
+                    # the turns through a lost after-Whale node still count in the parent's total
+                    e = gen_children(ck0[j], ck1[j], cmeta[j], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, fend[d], cap)
+                    if e > cap:
+                        ctl[1] = 3
+                        return
+                    n = e - fend[d]
+                    dk0[slot] = ck0[j]
+                    dk1[slot] = ck1[j]
+                    dtag[slot] = np.uint8(cmeta[j] + 1)
+                    ds[slot] = 0.0
+                    dn[slot] = n
+                    dlo[slot] = 99
+                    dhi[slot] = -1
+                    dbest[slot] = lb
+                lo = 99
+                hi = -1
+                best = lb
             fs[d] += s
             fn[d] += n
             if lo < flo[d]:
                 flo[d] = lo
             if hi > fhi[d]:
                 fhi[d] = hi
+            if best < fbest[d]:
+                fbest[d] = best
             continue
         # frame finished: its own value
         k0 = fk0[d]
@@ -719,16 +752,19 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
             n = 1
             lo = 0 if nst <= target else 99
             hi = 0 if nst <= target else -1
+            best = nst
         elif (meta & PHASE_BIT) != 0:
             s = fs[d]
             n = fn[d]
             lo = flo[d]
             hi = fhi[d]
+            best = fbest[d]
         else:
             s = fs[d] / fn[d]
             n = 1
             lo = flo[d] + 1 if flo[d] < 99 else 99
             hi = fhi[d] + 1 if fhi[d] >= 0 else -1
+            best = fbest[d]
         slot = _dag_find(dk0, dk1, dtag, k0, k1, meta)
         if slot < 0:
             ctl[1] = 4
@@ -740,6 +776,7 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
         dn[slot] = n
         dlo[slot] = lo
         dhi[slot] = hi
+        dbest[slot] = best
         if d == 0:
             ctl[1] = 1
             return
@@ -750,3 +787,5 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
             flo[d] = lo
         if hi > fhi[d]:
             fhi[d] = hi
+        if best < fbest[d]:
+            fbest[d] = best

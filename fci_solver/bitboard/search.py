@@ -363,26 +363,63 @@ def perft(pos: Position, depth: int, cards: CardTable) -> int:
     return len(level)
 
 
-def dag_stats(pos: Position, cards: CardTable, target: int, max_nodes: int = 2_000_000):
-    """Walk the whole state DAG: the random player's win chance, shortest and longest winning lines.
+class DagWalk:
+    """The result of :func:`dag_walk`: a table of every state from which the target can be reached."""
 
-    Returns None when the DAG has more than ``max_nodes`` states (or the table fills).
-    The chance is a float computed by exact dynamic programming over the DAG (no sampling).
-    """
-    eng = Engine(pos.board, cards)
-    size = 1 << max(10, (2 * max_nodes).bit_length())
-    dk0, dk1 = np.zeros(size, np.uint64), np.zeros(size, np.uint64)
-    dtag = np.zeros(size, np.uint8)
-    ds, dn = np.zeros(size, np.float64), np.zeros(size, np.int64)
-    dlo, dhi = np.zeros(size, np.int64), np.zeros(size, np.int64)
+    def __init__(self, eng: Engine, root, target: int, size: int):
+        self.eng, self.root, self.target = eng, root, target
+        self.k0, self.k1 = np.zeros(size, np.uint64), np.zeros(size, np.uint64)
+        self.tag = np.zeros(size, np.uint8)
+        self.s, self.n = np.zeros(size, np.float64), np.zeros(size, np.int64)
+        self.lo, self.hi, self.best = np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64)
+        self.ctl = np.zeros(4, np.int64)
+
+    @property
+    def complete(self) -> bool:
+        return self.ctl[1] == 1
+
+    @property
+    def states(self) -> int:
+        return int(self.ctl[0])
+
+    def entry(self, key):
+        """(chance, fewest turns to win, most turns to win, best result) of a full state, or None if pruned."""
+        slot = int(K._dag_find(self.k0, self.k1, self.tag, np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2])))
+        if slot < 0 or self.tag[slot] == 0:
+            return None
+        lo, hi = int(self.lo[slot]), int(self.hi[slot])
+        return (float(self.s[slot] / self.n[slot]), lo if lo < 99 else None, hi if hi >= 0 else None,
+                int(self.best[slot]))
+
+    def best(self, key) -> int:
+        """The fewest stacks reachable from a full state: exact when <= target, else a number > target."""
+        e = self.entry(key)
+        return e[3] if e else max(self.target + 1, self.eng.lower_bound(key))
+
+
+def dag_walk(pos: Position, cards: CardTable, target: int, max_states: int = 2_000_000, eng: Engine | None = None) -> DagWalk:
+    """Walk every state of the game from which ``target`` can still be reached (see :func:`.kernels.dag_walk`)."""
+    eng = eng or Engine(pos.board, cards)
+    root = key_of(pos)
+    w = DagWalk(eng, root, target, 1 << max(10, (2 * max_states).bit_length()))
     ck0, ck1, cmeta, _ = eng.buffers()
-    ctl = np.zeros(4, np.int64)
-    k = key_of(pos)
-    K.dag_walk(np.uint64(k[0]), np.uint64(k[1]), np.int64(k[2]), target, max_nodes, ck0, ck1, cmeta,
-               eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, dk0, dk1, dtag, ds, dn, dlo, dhi, ctl)
-    if ctl[1] != 1:
+    if eng.lower_bound(root) > target:
+        w.ctl[1] = 1
+        return w
+    K.dag_walk(np.uint64(root[0]), np.uint64(root[1]), np.int64(root[2]), target, max_states, ck0, ck1, cmeta,
+               eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.src,
+               w.k0, w.k1, w.tag, w.s, w.n, w.lo, w.hi, w.best, w.ctl)
+    return w
+
+
+def dag_stats(pos: Position, cards: CardTable, target: int, max_nodes: int = 2_000_000):
+    """The random player's win chance, shortest and longest winning lines, from one :func:`dag_walk`.
+
+    Returns None when more than ``max_nodes`` states would be needed.  The chance is a float computed
+    by exact dynamic programming over the DAG (no sampling).
+    """
+    w = dag_walk(pos, cards, target, max_states=max_nodes)
+    if not w.complete:
         return None
-    slot = int(K._dag_find(dk0, dk1, dtag, np.uint64(k[0]), np.uint64(k[1]), np.int64(k[2])))
-    lo, hi = int(dlo[slot]), int(dhi[slot])
-    return {"random_win_chance": float(ds[slot] / dn[slot]), "states": int(ctl[0]),
-            "shortest_win": lo if lo < 99 else None, "longest_win": hi if hi >= 0 else None}
+    e = w.entry(w.root) or (0.0, None, None, None)
+    return {"random_win_chance": e[0], "states": w.states, "shortest_win": e[1], "longest_win": e[2]}

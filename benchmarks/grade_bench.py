@@ -1,0 +1,70 @@
+"""Grade a seeded batch of deals and print the share of each tier (the calibration batch).
+
+    python benchmarks/grade_bench.py --layout standard --sea none --first 1 --count 500 --time-limit 120 --out grades.jsonl
+
+Seeds are first..first+count-1 (``fci grade --random --seed N``).  Each grade is bounded by
+--time-limit; a deal whose facts are not settled in time has no tier and is counted as such.
+With --out, one JSON line per deal is appended as it finishes (so a long batch can be resumed
+with --first and summarised with --summary FILE).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections import Counter
+
+from fci_solver.cards import standard_cards
+from fci_solver.grade import TIERS, grade
+from fci_solver.position import Deal, parse_sea
+
+
+def summary(rows) -> str:
+    tiers = Counter(r["tier"] or "no tier" for r in rows)
+    secs = [r["seconds"] for r in rows]
+    order = list(TIERS) + sorted(k for k in tiers if k not in TIERS)
+    out = ["| deals | " + " | ".join(order) + " | median s | max s |",
+           "|---|" + "---|" * len(order) + "---|---|",
+           f"| {len(rows)} | " + " | ".join(f"{tiers[k]} ({tiers[k] / len(rows):.0%})" for k in order)
+           + f" | {statistics.median(secs):.1f} | {max(secs):.1f} |"]
+    forg = [r["forgiveness"] for r in rows if r["forgiveness"] is not None]
+    if forg:
+        out.append(f"\nforgiveness: min {min(forg):.3f}, median {statistics.median(forg):.3f}, max {max(forg):.3f}")
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--layout", default="standard")
+    ap.add_argument("--sea", default="none")
+    ap.add_argument("--first", type=int, default=1)
+    ap.add_argument("--count", type=int, default=20)
+    ap.add_argument("--target", type=int, default=1)
+    ap.add_argument("--time-limit", type=float, default=120.0)
+    ap.add_argument("--max-states", type=int, default=200_000)
+    ap.add_argument("--out")
+    ap.add_argument("--summary", help="only summarise an earlier --out file")
+    a = ap.parse_args()
+    if a.summary:
+        with open(a.summary) as f:
+            print(summary([json.loads(line) for line in f if line.strip()]))
+        return
+    cards = standard_cards()
+    rows = []
+    for seed in range(a.first, a.first + a.count):
+        pos = Deal.random(a.layout, seed).position(2, *parse_sea(a.sea))
+        t = time.perf_counter()
+        g = grade(pos, cards, a.target, a.time_limit, a.max_states)
+        row = {"seed": seed, **g.to_dict(), "seconds": round(time.perf_counter() - t, 2)}
+        rows.append(row)
+        print(seed, row["tier"], row["minimum"], row["first_turns"], row["keeping"], row["seconds"], flush=True)
+        if a.out:
+            with open(a.out, "a") as f:
+                f.write(json.dumps(row) + "\n")
+    print(summary(rows))
+
+
+if __name__ == "__main__":
+    main()
