@@ -290,7 +290,9 @@ def _grade_lines(g) -> list[str]:
     m = g.minimum
     mins = ", ".join(f"{k} {'?' if v is None else v}" for k, v in m.items())
     out = [f"Minimum by sea animals: {mins}; needed for the best: {g.needs or 'unknown'}"]
-    if g.keeping is not None:
+    if not g.first_turns:
+        out.append("First turns: none (the game is over)")
+    elif g.keeping is not None:
         out.append(f"First turns: {g.first_turns:,}; {g.keeping:,} keep the minimum ({g.keeping / g.first_turns:.0%})")
     else:
         lo, hi = g.keeping_bounds

@@ -80,7 +80,7 @@ class Grade:
         d = asdict(self)
         d["sea"] = list(self.sea)
         d["keeping_bounds"] = list(self.keeping_bounds)
-        d["forgiveness"] = None if self.keeping is None else self.keeping / self.first_turns
+        d["forgiveness"] = None if self.keeping is None or not self.first_turns else self.keeping / self.first_turns
         d["seconds"] = round(self.seconds, 3)
         return d
 

@@ -93,6 +93,7 @@ def test_a_deal_that_cannot_reach_the_target_has_no_tier():
     pos = board("9 . . 0", sea="none", margin=0)
     g = grade(pos, CARDS)
     assert g.minimum["none"] == 2 and g.tier is None and "cannot end with 1" in g.reason
+    assert g.first_turns == 0 and g.to_dict()["forgiveness"] is None
 
 
 SIX = parse_layout("XXX\nXXX", "six")
