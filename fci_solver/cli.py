@@ -314,17 +314,18 @@ def _grade_lines(g) -> list[str]:
 @deal_options(sea_default="none")
 @click.option("--target", type=click.IntRange(min=1), default=1, show_default=True, help="Grade against ending with at most this many stacks.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="Stop after this many seconds; facts not settled are reported as unknown.")
+@click.option("--state-limit", type=click.IntRange(min=1), help="Stop after this many search states (the same on every machine).")
 @click.option("--max-states", type=click.IntRange(min=0), default=1_000_000, show_default=True, help="Largest state DAG to walk for the random player's chance (0: skip).")
 @click.option("--memory", type=click.IntRange(min=16), help="Transposition table budget in MiB.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def grade_cmd(setup: Setup, target, time_limit, max_states, memory, quiet, as_json):
+def grade_cmd(setup: Setup, target, time_limit, state_limit, max_states, memory, quiet, as_json):
     """Prove how hard a deal is: minima by sea animals, forgiveness, random play, and a tier."""
     from .grade import grade
 
     progress = Progress("grade", enabled=not (quiet or as_json))
     g = grade(setup.start, setup.cards, target, time_limit, max_states, memory,
-              progress=lambda n, best, unit="states": progress(n, best, unit))
+              progress=lambda n, best, unit="states": progress(n, best, unit), state_limit=state_limit)
     progress.close()
     if as_json:
         d = {"layout": setup.deal.layout.name if setup.deal else None, "deal": str(setup.deal) if setup.deal else None,
@@ -350,11 +351,11 @@ def grade_cmd(setup: Setup, target, time_limit, max_states, memory, quiet, as_js
 @click.option("--cards", "cards_file", type=click.Path(dir_okay=False), help="Card table JSON file.")
 @click.option("--plain", is_flag=True, help="Turn every ability off.")
 @click.option("--max-candidates", type=click.IntRange(min=1), default=2000, show_default=True, help="Give up after grading this many deals.")
-@click.option("--grade-time", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True, help="Seconds allowed per grade (a deal not settled is skipped).")
+@click.option("--grade-states", type=click.IntRange(min=1), default=5_000_000, show_default=True, help="Search states allowed per grade (a deal not settled is skipped; states, not seconds, keep seeds reproducible).")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write each puzzle and its solution as SVG files into this folder.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_file, plain, max_candidates, grade_time,
+def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_file, plain, max_candidates, grade_states,
                  svg_dir, quiet, as_json):
     """Find COUNT distinct deals of a difficulty tier, each graded exactly, reproducible from --seed."""
     from .generate import generate
@@ -368,7 +369,7 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
     if svg_dir is not None and Path(svg_dir).exists() and not Path(svg_dir).is_dir():
         raise FciError(f"--svg {svg_dir!r} is not a folder")
     progress = Progress("generate", enabled=not (quiet or as_json))
-    puzzles = generate(L, difficulty, count, seed, cards, shark, whale, target, margin, max_candidates, grade_time,
+    puzzles = generate(L, difficulty, count, seed, cards, shark, whale, target, margin, max_candidates, grade_states,
                        progress=lambda n, best: progress(n, None, f"deals graded ({best})"))
     progress.close()
     files = _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale, target) if svg_dir else []

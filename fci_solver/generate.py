@@ -52,11 +52,13 @@ def _neighbour(cards: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
 
 def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards: CardTable,
              shark: bool = False, whale: bool = False, target: int = 1, margin: int = DEFAULT_MARGIN,
-             max_candidates: int = 2000, grade_time: float | None = 10.0, progress=None) -> list[Puzzle]:
+             max_candidates: int = 2000, grade_states: int | None = 5_000_000, progress=None) -> list[Puzzle]:
     """``count`` distinct deals of the tier ``difficulty`` (see :mod:`.grade`), reproducible from ``seed``.
 
-    ``grade_time`` bounds each grade (a deal not settled in time is skipped); ``max_candidates``
-    bounds the whole run.  Raises :class:`FciError` when the tier cannot be reached.
+    ``grade_states`` bounds each grade in search states (a deal not settled within it is skipped;
+    states, not seconds, so the same seed gives the same puzzles on any machine);
+    ``max_candidates`` bounds the whole run.  Raises :class:`FciError` when the tier cannot be
+    reached.
     """
     want = tier_index(difficulty)
     layout = load_layout(layout)
@@ -75,7 +77,7 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
             return seen[c]
         tried += 1
         pos = Deal(layout, c).position(margin, shark, whale)
-        g = grade(pos, cards, target, time_limit=grade_time, tier_only=True)
+        g = grade(pos, cards, target, tier_only=True, state_limit=grade_states)
         seen[c] = g
         if progress:
             progress(tried, f"{len(found)}/{count} found")
@@ -115,6 +117,6 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
     # the puzzles are served with their full grade (every fact, not just the tier's)
     out = []
     for p in found:
-        full = grade(Deal(layout, p.deal.cards).position(margin, shark, whale), cards, target, time_limit=grade_time)
+        full = grade(Deal(layout, p.deal.cards).position(margin, shark, whale), cards, target, state_limit=grade_states)
         out.append(Puzzle(p.deal, full if full.tier == p.grade.tier else p.grade, p.candidates))
     return out

@@ -139,11 +139,11 @@ class _Clock:
 
 def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | None = None,
           max_states: int = DEFAULT_MAX_STATES, memory: int | None = None, progress=None,
-          tier_only: bool = False) -> Grade:
+          tier_only: bool = False, state_limit: int | None = None) -> Grade:
     """Grade ``pos`` (usually a fresh deal) against ``target`` with the bitboard engine.
 
-    ``time_limit`` bounds the whole grade; facts not settled in time are None and the tier is then
-    None too.  ``progress(done, best, unit)`` is called now and then.  ``tier_only`` settles just
+    ``time_limit`` (seconds) and ``state_limit`` (search states, the same on every machine) bound
+    the searches; facts not settled within them are None and the tier is then None too.  ``progress(done, best, unit)`` is called now and then.  ``tier_only`` settles just
     the facts the tier needs (the served and the no-sea minimum, the forgiveness): the generator's
     inner loop.
     """
@@ -161,7 +161,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
         if name not in wanted:
             minimum[name] = None
             continue
-        minimum[name] = _minimum(solver, eng, pos.replace(shark=shark, whale=whale), clock)
+        minimum[name] = _minimum(solver, eng, pos.replace(shark=shark, whale=whale), clock, state_limit)
         if progress:
             progress(solver.states, None, "states")
     served = minimum[sea_word_of(sea_list(pos.shark, pos.whale))]
@@ -172,16 +172,21 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     good = bad = 0
     undecided = list(kids)
     if served is not None and not (tier_only and served > target):
-        for share in (0.05, 1.0, None):
+        # Rounds over the undecided first turns with growing state budgets, so that one hard first
+        # turn cannot starve the rest; budgets are states, not seconds, so a grade with
+        # ``state_limit`` is the same on every machine.
+        for share in (20_000, 1_000_000, None):
             left = []
             for ch in undecided:
-                if clock.over:
+                room = None if state_limit is None else state_limit - solver.states
+                if clock.over or (room is not None and room <= 0):
                     left.append(ch)
                     continue
                 if eng.lower_bound(ch) > served:
                     bad += 1
                     continue
-                v = solver.value(eng, ch, served + 1, clock.deadline(share))
+                cap = share if room is None else (room if share is None else min(share, room))
+                v = solver.value(eng, ch, served + 1, clock.deadline(), cap)
                 if v is None:
                     left.append(ch)
                 elif v <= served:
@@ -198,7 +203,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
 
     # 3. the random player's chance and the line lengths, when the DAG is small enough
     chance = shortest = longest = dag_states = None
-    if not clock.over and not tier_only and max_states > 0:
+    if not clock.over and not tier_only and max_states > 0 and (state_limit is None or solver.states < state_limit):
         w = dag_walk(pos, cards, target, max_states=max_states, eng=eng)
         if w.complete:
             e = w.entry(root)
@@ -223,12 +228,15 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
                  time.perf_counter() - t0, {"states": solver.states})
 
 
-def _minimum(solver: BitboardSolver, eng: Engine, pos: Position, clock: _Clock) -> int | None:
-    """The proven minimum from ``pos``, or None when the time ran out."""
+def _minimum(solver: BitboardSolver, eng: Engine, pos: Position, clock: _Clock, state_limit: int | None) -> int | None:
+    """The proven minimum from ``pos``, or None when the time or the states ran out."""
     key = key_of(pos)
     beta = eng.lower_bound(key) + 1
     while beta <= len(pos):
-        v = solver.value(eng, key, beta, clock.deadline())
+        room = None if state_limit is None else state_limit - solver.states
+        if room is not None and room <= 0:
+            return None
+        v = solver.value(eng, key, beta, clock.deadline(), room)
         if v is None:
             return None
         if v < beta:

@@ -154,3 +154,11 @@ def test_grade_cli_text_draws_the_board_and_the_tier():
 
 def test_every_tier_has_a_name():
     assert TIERS == ("easy", "medium", "hard", "expert")
+
+
+def test_a_state_limit_leaves_facts_unproven_and_no_tier():
+    pos = board("9 8 7\n6 5 .", sea="none")
+    g = grade(pos, CARDS, state_limit=1)
+    assert g.tier is None and g.keeping is None and "not every fact" in g.reason
+    lo, hi = g.keeping_bounds
+    assert 0 <= lo <= hi <= g.first_turns

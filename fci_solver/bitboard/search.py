@@ -181,7 +181,7 @@ class BitboardSolver:
         self.used = int(K.tt_rehash(*self.table, *new))
         self.table = new
 
-    def _run(self, eng: Engine, key, beta: int, deadline: float | None):
+    def _run(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None):
         fr = np.zeros((K.MAXD, 12), np.int64)
         fr[0, 0] = np.uint64(key[0]).astype(np.int64)
         fr[0, 1] = np.uint64(key[1]).astype(np.int64)
@@ -195,6 +195,7 @@ class BitboardSolver:
         ctl[5] = K.INF
         ctl[6] = self.stop_at
         inc = np.zeros((K.MAXD, 3), np.int64)
+        ran = 0
         while True:
             self._maybe_grow()
             tk0, tk1, tmeta, tval, twork = self.table
@@ -202,6 +203,7 @@ class BitboardSolver:
             K.search(fr, ck0, ck1, cmeta, clb, tk0, tk1, tmeta, tval, twork,
                      eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.src, ctl, inc)
             self.states += int(ctl[2])
+            ran += int(ctl[2])
             self.used += int(ctl[8])
             ctl[2] = 0
             if ctl[1] == 3:
@@ -210,11 +212,15 @@ class BitboardSolver:
                 return int(ctl[1]), int(ctl[3]), int(ctl[5]), inc
             if self.progress:
                 self.progress(self.states, int(ctl[5]) if ctl[5] < K.INF else None)
-            if deadline is not None and time.perf_counter() > deadline:
+            if (deadline is not None and time.perf_counter() > deadline) or (max_states is not None and ran >= max_states):
                 return 0, None, int(ctl[5]), inc
 
-    def value(self, eng: Engine, key, beta: int, deadline=None) -> int | None:
-        status, v, _, _ = self._run(eng, key, beta, deadline)
+    def value(self, eng: Engine, key, beta: int, deadline=None, max_states: int | None = None) -> int | None:
+        """The minimum if it is < beta, else a bound >= beta; None when out of time or states.
+
+        The table is kept between calls, so calling again resumes with everything learned so far.
+        """
+        status, v, _, _ = self._run(eng, key, beta, deadline, max_states)
         return v if status == 1 else None
 
     def _tt_exact(self, key):
