@@ -357,7 +357,10 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, max_states, memory,
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_file, plain, max_candidates, grade_states,
                  svg_dir, quiet, as_json):
-    """Find COUNT distinct deals of a difficulty tier, each graded exactly, reproducible from --seed."""
+    """Find COUNT distinct deals of a difficulty tier, each graded exactly, reproducible from --seed.
+
+    Quick on small layouts; on 16-cell layouts one exact grade takes minutes (see the README).
+    """
     from .generate import generate
     from .grade import tier_index
     from .layouts import load_layout
