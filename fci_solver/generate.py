@@ -39,6 +39,21 @@ def distance(score: float | None, tier: int) -> float:
     return lo - score if score < lo else (score - hi if score >= hi else 0.0)
 
 
+def _guide(g: Grade, tier: int) -> float:
+    """The climb's measure of how far a graded deal is from the tier.
+
+    Exact when the grade has a score; when the grade stopped early it uses the share of good
+    first turns among those settled (only to steer the search: the tier of a puzzle is always
+    the proven one).
+    """
+    if g.tier == TIERS[tier]:
+        return 0.0
+    if g.score is not None:
+        return distance(g.score, tier)
+    est = g.details.get("estimate")
+    return math.inf if est is None else max(distance(est, tier), 1e-3)
+
+
 def _neighbour(cards: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
     c = list(cards)
     unused = sorted(set(range(N_CARDS)) - set(c))
@@ -77,7 +92,7 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
             return seen[c]
         tried += 1
         pos = Deal(layout, c).position(margin, shark, whale)
-        g = grade(pos, cards, target, tier_only=True, state_limit=grade_states)
+        g = grade(pos, cards, target, tier_only=True, state_limit=grade_states, stop_tier=difficulty)
         seen[c] = g
         if progress:
             progress(tried, f"{len(found)}/{count} found")
@@ -101,8 +116,8 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
                 stall += 1
                 continue
             ng = rate(nxt)
-            if distance(ng.score, want) <= distance(g.score, want):
-                better = distance(ng.score, want) < distance(g.score, want)
+            if _guide(ng, want) <= _guide(g, want):
+                better = _guide(ng, want) < _guide(g, want)
                 cur, g = nxt, ng
                 stall = 0 if better else stall + 1
             else:

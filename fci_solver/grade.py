@@ -32,6 +32,7 @@ TIER_FLOORS = (0.0, 1.0, 2.5, 4.5)  # lowest score of easy, medium, hard, expert
 NEED_BONUS = 2.0
 SEA_CONFIGS = {"none": (False, False), "shark": (True, False), "whale": (False, True), "both": (True, True)}
 DEFAULT_MAX_STATES = 1_000_000
+CHEAP_STATES = 500_000  # below this many search states a tier-only grade settles every first turn
 
 
 def tier_of(score: float | None) -> str | None:
@@ -71,6 +72,7 @@ class Grade:
     reason: str | None  # why there is no tier
     seconds: float = 0.0
     details: dict = field(default_factory=dict)
+    score_range: tuple[float, float] | None = None  # when the forgiveness is only bounded
 
     @property
     def served_minimum(self) -> int | None:
@@ -80,6 +82,7 @@ class Grade:
         d = asdict(self)
         d["sea"] = list(self.sea)
         d["keeping_bounds"] = list(self.keeping_bounds)
+        d["score_range"] = list(self.score_range) if self.score_range else None
         d["forgiveness"] = None if self.keeping is None or not self.first_turns else self.keeping / self.first_turns
         d["seconds"] = round(self.seconds, 3)
         return d
@@ -139,13 +142,15 @@ class _Clock:
 
 def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | None = None,
           max_states: int = DEFAULT_MAX_STATES, memory: int | None = None, progress=None,
-          tier_only: bool = False, state_limit: int | None = None) -> Grade:
+          tier_only: bool = False, state_limit: int | None = None, stop_tier: str | None = None) -> Grade:
     """Grade ``pos`` (usually a fresh deal) against ``target`` with the bitboard engine.
 
     ``time_limit`` (seconds) and ``state_limit`` (search states, the same on every machine) bound
     the searches; facts not settled within them are None and the tier is then None too.  ``progress(done, best, unit)`` is called now and then.  ``tier_only`` settles just
-    the facts the tier needs (the served and the no-sea minimum, the forgiveness): the generator's
-    inner loop.
+    the facts the tier needs (the served and the no-sea minimum, the forgiveness), and stops
+    counting first turns as soon as the counts fix the tier, or, with ``stop_tier``, as soon as
+    they show the deal is or is not of that tier: the generator's inner loop.  A tier fixed by
+    bounds on the forgiveness is as proven as one from the exact count.
     """
     t0 = time.perf_counter()
     clock = _Clock(time_limit)
@@ -169,17 +174,38 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     # 2. forgiveness: first turns that keep the served minimum
     root = key_of(pos)
     kids = sorted(eng.next_states(root))
+    n = len(kids)
     good = bad = 0
     undecided = list(kids)
+    need = served_need(pos, minimum)
+    bonus = NEED_BONUS if need else 0.0
+
+    def enough() -> bool:
+        """In tier-only mode: do the counts so far already fix the tier (or rule out ``stop_tier``)?"""
+        if not tier_only or need is None or not good:
+            return False
+        lo, hi = _score_range(n, good, bad, bonus)
+        if stop_tier is None:
+            return tier_of(lo) == tier_of(hi)
+        t = tier_index(stop_tier)
+        floor = TIER_FLOORS[t]
+        ceil = TIER_FLOORS[t + 1] if t + 1 < len(TIERS) else math.inf
+        if floor <= lo and hi < ceil:
+            return True
+        # ruled out: stop only once the count has grown costly, since an exact score steers the
+        # generator's climb better than a bound (and costs little on small layouts)
+        return (hi < floor or lo >= ceil) and solver.states > CHEAP_STATES
+
     if served is not None and not (tier_only and served > target):
         # Rounds over the undecided first turns with growing state budgets, so that one hard first
         # turn cannot starve the rest; budgets are states, not seconds, so a grade with
         # ``state_limit`` is the same on every machine.
+        stop = False
         for share in (20_000, 1_000_000, None):
             left = []
             for ch in undecided:
                 room = None if state_limit is None else state_limit - solver.states
-                if clock.over or (room is not None and room <= 0):
+                if stop or clock.over or (room is not None and room <= 0):
                     left.append(ch)
                     continue
                 if eng.lower_bound(ch) > served:
@@ -193,13 +219,14 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
                     good += 1
                 else:
                     bad += 1
+                stop = stop or (v is not None and enough())
                 if progress:
                     progress(good + bad, None, "first turns")
             undecided = left
-            if not undecided:
+            if not undecided or stop:
                 break
     keeping = good if served is not None and not undecided else None
-    bounds = (good, len(kids) - bad) if served is not None else (0, len(kids))
+    bounds = (good, n - bad) if served is not None else (0, n)
 
     # 3. the random player's chance and the line lengths, when the DAG is small enough
     chance = shortest = longest = dag_states = None
@@ -210,22 +237,39 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
             chance, shortest, longest = (e[0], e[1], e[2]) if e else (0.0, None, None)
             dag_states = w.states
 
-    need = served_need(pos, minimum)
     reason = None
+    score = None
+    score_range = None
+    tier = None
     if served is not None and served > target:
         reason = f"the deal cannot end with {target} or fewer stacks (its minimum is {served})"
-        score = None
-    elif served is None or keeping is None or need is None:
-        reason = "not every fact was proven within the time limit"
-        score = None
     elif not kids:
         reason = "the deal has no legal turn"
-        score = None
+    elif served is None or need is None:
+        reason = "not every fact was proven within the limits"
+    elif keeping is not None:
+        score = score_of(n, keeping, need)
+        tier = tier_of(score)
     else:
-        score = score_of(len(kids), keeping, need)
-    return Grade(target, tuple(sea_list(pos.shark, pos.whale)), minimum, needed(minimum), len(kids), keeping,
-                 bounds, chance, shortest, longest, dag_states, score, tier_of(score), reason,
-                 time.perf_counter() - t0, {"states": solver.states})
+        if good:
+            score_range = _score_range(n, good, bad, bonus)
+            if tier_of(score_range[0]) == tier_of(score_range[1]):
+                tier = tier_of(score_range[0])
+        if tier is None:
+            reason = ("not every fact was proven within the limits" if not tier_only or stop_tier is None
+                      else f"stopped once the first turns showed the deal is not {stop_tier}")
+    details = {"states": solver.states}
+    if good:
+        # a sampled estimate from the first turns settled so far: guidance for the generator only
+        details["estimate"] = math.log2((good + bad) / good) + bonus
+    return Grade(target, tuple(sea_list(pos.shark, pos.whale)), minimum, needed(minimum), n, keeping,
+                 bounds, chance, shortest, longest, dag_states, score, tier, reason,
+                 time.perf_counter() - t0, details, score_range)
+
+
+def _score_range(n: int, good: int, bad: int, bonus: float) -> tuple[float, float]:
+    """The scores still possible when ``good`` first turns are known to keep the minimum and ``bad`` not."""
+    return math.log2(n / (n - bad)) + bonus, math.log2(n / good) + bonus
 
 
 def _minimum(solver: BitboardSolver, eng: Engine, pos: Position, clock: _Clock, state_limit: int | None) -> int | None:

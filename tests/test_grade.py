@@ -162,3 +162,16 @@ def test_a_state_limit_leaves_facts_unproven_and_no_tier():
     assert g.tier is None and g.keeping is None and "not every fact" in g.reason
     lo, hi = g.keeping_bounds
     assert 0 <= lo <= hi <= g.first_turns
+
+
+@pytest.mark.parametrize("pos", SMALL)
+def test_tier_only_grading_stops_early_but_agrees(pos):
+    full = grade(pos, CARDS)
+    fast = grade(pos, CARDS, tier_only=True)
+    assert fast.tier == full.tier
+    for t in TIERS:
+        # small searches settle the count (a tier is ruled out early only once it gets costly),
+        # and a tier proven early from bounds is the true one
+        assert grade(pos, CARDS, tier_only=True, stop_tier=t).tier == full.tier
+    lo, hi = fast.keeping_bounds
+    assert lo <= full.keeping <= hi
