@@ -127,8 +127,9 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
         if len(seen) >= space:
             raise FciError(f"{where} has only {len(found)} {difficulty} deal(s) among all {space} "
                            f"(every one graded); {count} asked")
+        got = "".join(f"; found: {'; '.join(str(p.deal) for p in found)}" if found else "")
         raise FciError(f"found {len(found)} of {count} {difficulty} puzzles on {where} after grading {tried} deals "
-                       f"(raise --max-candidates, or ask for another tier)")
+                       f"(raise --max-candidates, or ask for another tier){got}")
     # the puzzles are served with their full grade (every fact, not just the tier's)
     out = []
     for p in found:
