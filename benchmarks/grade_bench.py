@@ -43,7 +43,7 @@ def main():
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--target", type=int, default=1)
     ap.add_argument("--time-limit", type=float, default=120.0)
-    ap.add_argument("--max-states", type=int, default=200_000)
+    ap.add_argument("--dag-states", type=int, default=200_000)
     ap.add_argument("--out")
     ap.add_argument("--summary", help="only summarise an earlier --out file")
     a = ap.parse_args()
@@ -56,7 +56,7 @@ def main():
     for seed in range(a.first, a.first + a.count):
         pos = Deal.random(a.layout, seed).position(2, *parse_sea(a.sea))
         t = time.perf_counter()
-        g = grade(pos, cards, a.target, a.time_limit, a.max_states)
+        g = grade(pos, cards, a.target, a.time_limit, a.dag_states)
         row = {"seed": seed, **g.to_dict(), "seconds": round(time.perf_counter() - t, 2)}
         rows.append(row)
         print(seed, row["tier"], row["minimum"], row["first_turns"], row["keeping"], row["seconds"], flush=True)

@@ -302,7 +302,7 @@ def _grade_lines(g) -> list[str]:
         if g.shortest is not None:
             out.append(f"Winning lines take {g.shortest} to {g.longest} turns")
     else:
-        out.append("Random player's chance: not computed (the state DAG is larger than --max-states)")
+        out.append("Random player's chance: not computed (the state DAG is larger than --dag-states)")
     if g.tier:
         out.append(f"Tier: {g.tier} (score {g.score:.2f})")
     else:
@@ -315,16 +315,16 @@ def _grade_lines(g) -> list[str]:
 @click.option("--target", type=click.IntRange(min=1), default=1, show_default=True, help="Grade against ending with at most this many stacks.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="Stop after this many seconds; facts not settled are reported as unknown.")
 @click.option("--state-limit", type=click.IntRange(min=1), help="Stop after this many search states (the same on every machine).")
-@click.option("--max-states", type=click.IntRange(min=0), default=1_000_000, show_default=True, help="Largest state DAG to walk for the random player's chance (0: skip).")
+@click.option("--dag-states", type=click.IntRange(min=0), default=1_000_000, show_default=True, help="Largest state DAG to walk for the random player's chance (0: skip).")
 @click.option("--memory", type=click.IntRange(min=16), help="Transposition table budget in MiB.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def grade_cmd(setup: Setup, target, time_limit, state_limit, max_states, memory, quiet, as_json):
+def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory, quiet, as_json):
     """Prove how hard a deal is: minima by sea animals, forgiveness, random play, and a tier."""
     from .grade import grade
 
     progress = Progress("grade", enabled=not (quiet or as_json))
-    g = grade(setup.start, setup.cards, target, time_limit, max_states, memory,
+    g = grade(setup.start, setup.cards, target, time_limit, dag_states, memory,
               progress=lambda n, best, unit="states": progress(n, best, unit), state_limit=state_limit)
     progress.close()
     if as_json:

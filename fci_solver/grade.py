@@ -9,7 +9,7 @@ Facts (see ``RULES.md``, "Grading"):
 * the chance that a player who picks uniformly among legal turns at every step ends with at most
   ``target`` stacks, by exact dynamic programming over the state DAG (no sampling), with the
   shortest and longest winning lines.  This walk is only possible when the DAG is small enough
-  (``max_states``); on full 16-card deals it is not, and the fact is reported as unknown.
+  (``dag_states``); on full 16-card deals it is not, and the fact is reported as unknown.
 
 The tier depends only on the forgiveness and on whether the served sea animals are needed, so it
 is defined for every deal whose forgiveness was settled within the time budget.
@@ -31,7 +31,7 @@ TIERS = ("easy", "medium", "hard", "expert")
 TIER_FLOORS = (0.0, 1.0, 2.5, 4.5)  # lowest score of easy, medium, hard, expert
 NEED_BONUS = 2.0
 SEA_CONFIGS = {"none": (False, False), "shark": (True, False), "whale": (False, True), "both": (True, True)}
-DEFAULT_MAX_STATES = 1_000_000
+DEFAULT_DAG_STATES = 1_000_000
 CHEAP_STATES = 500_000  # below this many search states a tier-only grade settles every first turn
 
 
@@ -141,7 +141,7 @@ class _Clock:
 
 
 def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | None = None,
-          max_states: int = DEFAULT_MAX_STATES, memory: int | None = None, progress=None,
+          dag_states: int = DEFAULT_DAG_STATES, memory: int | None = None, progress=None,
           tier_only: bool = False, state_limit: int | None = None, stop_tier: str | None = None) -> Grade:
     """Grade ``pos`` (usually a fresh deal) against ``target`` with the bitboard engine.
 
@@ -229,13 +229,13 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     bounds = (good, n - bad) if served is not None else (0, n)
 
     # 3. the random player's chance and the line lengths, when the DAG is small enough
-    chance = shortest = longest = dag_states = None
-    if not clock.over and not tier_only and max_states > 0 and (state_limit is None or solver.states < state_limit):
-        w = dag_walk(pos, cards, target, max_states=max_states, eng=eng)
+    chance = shortest = longest = walked = None
+    if not clock.over and not tier_only and dag_states > 0 and (state_limit is None or solver.states < state_limit):
+        w = dag_walk(pos, cards, target, max_states=dag_states, eng=eng)
         if w.complete:
             e = w.entry(root)
             chance, shortest, longest = (e[0], e[1], e[2]) if e else (0.0, None, None)
-            dag_states = w.states
+            walked = w.states
 
     reason = None
     score = None
@@ -263,7 +263,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
         # a sampled estimate from the first turns settled so far: guidance for the generator only
         details["estimate"] = math.log2((good + bad) / good) + bonus
     return Grade(target, tuple(sea_list(pos.shark, pos.whale)), minimum, needed(minimum), n, keeping,
-                 bounds, chance, shortest, longest, dag_states, score, tier, reason,
+                 bounds, chance, shortest, longest, walked, score, tier, reason,
                  time.perf_counter() - t0, details, score_range)
 
 

@@ -132,7 +132,7 @@ def test_generate_cli_json_and_svg(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["generate", "-d", "impossible"], "unknown difficulty 'impossible'"),
     (["generate", "-d", "expert", "-l", "{two}"], "has only 0 expert deal(s) among all 240"),
-    (["grade", "--random", "--seed", "1", "--max-states", "-5"], "--max-states"),
+    (["grade", "--random", "--seed", "1", "--dag-states", "-5"], "--dag-states"),
 ])
 def test_bad_requests_are_one_line_errors(tmp_path, capsys, args, message):
     two = tmp_path / "two.txt"
