@@ -303,8 +303,11 @@ def _grade_lines(g) -> list[str]:
             out.append(f"Winning lines take {g.shortest} to {g.longest} turns")
     else:
         out.append("Random player's chance: not computed (the state DAG is larger than --dag-states)")
-    if g.tier:
+    if g.tier and g.score is not None:
         out.append(f"Tier: {g.tier} (score {g.score:.2f})")
+    elif g.tier:
+        lo, hi = g.score_range
+        out.append(f"Tier: {g.tier} (score between {lo:.2f} and {hi:.2f}: proven by the first turns settled)")
     else:
         out.append(f"Tier: none: {g.reason}")
     return out

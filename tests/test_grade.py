@@ -175,3 +175,14 @@ def test_tier_only_grading_stops_early_but_agrees(pos):
         assert grade(pos, CARDS, tier_only=True, stop_tier=t).tier == full.tier
     lo, hi = fast.keeping_bounds
     assert lo <= full.keeping <= hi
+
+
+def test_a_tier_proven_from_bounds_is_printed_with_its_range():
+    from dataclasses import replace
+    from fci_solver.cli import _grade_lines
+
+    g = grade(board("9 8 7\n6 5 .", sea="none"), CARDS)
+    bounded = replace(g, keeping=None, keeping_bounds=(1, 4), score=None, score_range=(3.3, 5.3), tier="hard")
+    text = "\n".join(_grade_lines(bounded))
+    assert "between 1 and 4 keep the minimum" in text
+    assert "Tier: hard (score between 3.30 and 5.30" in text
