@@ -182,7 +182,7 @@ def test_a_tier_proven_from_bounds_is_printed_with_its_range():
     from fci_solver.cli import _grade_lines
 
     g = grade(board("9 8 7\n6 5 .", sea="none"), CARDS)
-    bounded = replace(g, keeping=None, keeping_bounds=(1, 4), score=None, score_range=(3.3, 5.3), tier="hard")
+    bounded = replace(g, keeping=None, keeping_bounds=(1, 4), score=None, score_range=(2.6, 4.4), tier="hard")
     text = "\n".join(_grade_lines(bounded))
     assert "between 1 and 4 keep the minimum" in text
-    assert "Tier: hard (score between 3.30 and 5.30" in text
+    assert "Tier: hard (score between 2.60 and 4.40" in text
