@@ -80,6 +80,7 @@ class Grade:
 
     def to_dict(self) -> dict:
         d = asdict(self)
+        d["details"] = {k: v for k, v in self.details.items() if k != "estimate"}  # the climb's guess, not a fact
         d["sea"] = list(self.sea)
         d["keeping_bounds"] = list(self.keeping_bounds)
         d["score_range"] = list(self.score_range) if self.score_range else None
