@@ -343,6 +343,17 @@ def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0,
 # -- lower bound ---------------------------------------------------------------------------
 
 @njit(cache=True)
+def stack_count(k0, k1):
+    """Stacks on the board: cards whose byte in the key is not 0."""
+    n = 0
+    for i in range(NCARDS):
+        code = (k0 >> np.uint64(8 * i)) & np.uint64(255) if i < 8 else (k1 >> np.uint64(8 * (i - 8))) & np.uint64(255)
+        if code != 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def _popcount(m):
     n = 0
     while m:
@@ -506,11 +517,7 @@ def search(
                     return
                 if end == start:
                     # the game ends here (an after-Whale node is only made when an eat follows)
-                    n_st = 0
-                    for i in range(NCARDS):
-                        code = (k0 >> np.uint64(8 * i)) & np.uint64(255) if i < 8 else (k1 >> np.uint64(8 * (i - 8))) & np.uint64(255)
-                        if code != 0:
-                            n_st += 1
+                    n_st = stack_count(k0, k1)
                     ctl[8] += tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, n_st | 256, 0)
                     if n_st < ctl[5]:
                         ctl[5] = n_st
@@ -631,6 +638,31 @@ def _dag_find(dk0, dk1, dtag, k0, k1, meta):
 
 
 @njit(cache=True)
+def _dag_put(dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot, k0, k1, meta, s, n, lo, hi, best):
+    dk0[slot] = k0
+    dk1[slot] = k1
+    dtag[slot] = np.uint8(meta + 1)
+    ds[slot] = s
+    dn[slot] = n
+    dlo[slot] = lo
+    dhi[slot] = hi
+    dbest[slot] = best
+
+
+@njit(cache=True)
+def _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best):
+    """Add one finished child's values to frame d."""
+    fs[d] += s
+    fn[d] += n
+    if lo < flo[d]:
+        flo[d] = lo
+    if hi > fhi[d]:
+        fhi[d] = hi
+    if best < fbest[d]:
+        fbest[d] = best
+
+
+@njit(cache=True)
 def dag_walk(root0, root1, rootmeta, target, max_nodes,
              ck0, ck1, cmeta, ab, prey, mid, bydist, dstart, maxd, discard_src,
              dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, ctl):
@@ -718,36 +750,18 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
                         ctl[1] = 3
                         return
                     n = e - fend[d]
-                    dk0[slot] = ck0[j]
-                    dk1[slot] = ck1[j]
-                    dtag[slot] = np.uint8(cmeta[j] + 1)
-                    ds[slot] = 0.0
-                    dn[slot] = n
-                    dlo[slot] = 99
-                    dhi[slot] = -1
-                    dbest[slot] = lb
+                    _dag_put(dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot, ck0[j], ck1[j], cmeta[j], 0.0, n, 99, -1, lb)
                 lo = 99
                 hi = -1
                 best = lb
-            fs[d] += s
-            fn[d] += n
-            if lo < flo[d]:
-                flo[d] = lo
-            if hi > fhi[d]:
-                fhi[d] = hi
-            if best < fbest[d]:
-                fbest[d] = best
+            _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best)
             continue
         # frame finished: its own value
         k0 = fk0[d]
         k1 = fk1[d]
         meta = fm[d]
         if fend[d] == fstart[d]:
-            nst = 0
-            for i in range(NCARDS):
-                code = (k0 >> np.uint64(8 * i)) & np.uint64(255) if i < 8 else (k1 >> np.uint64(8 * (i - 8))) & np.uint64(255)
-                if code != 0:
-                    nst += 1
+            nst = stack_count(k0, k1)
             s = 1.0 if nst <= target else 0.0
             n = 1
             lo = 0 if nst <= target else 99
@@ -769,23 +783,9 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
         if slot < 0:
             ctl[1] = 4
             return
-        dk0[slot] = k0
-        dk1[slot] = k1
-        dtag[slot] = np.uint8(meta + 1)
-        ds[slot] = s
-        dn[slot] = n
-        dlo[slot] = lo
-        dhi[slot] = hi
-        dbest[slot] = best
+        _dag_put(dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot, k0, k1, meta, s, n, lo, hi, best)
         if d == 0:
             ctl[1] = 1
             return
         d -= 1
-        fs[d] += s
-        fn[d] += n
-        if lo < flo[d]:
-            flo[d] = lo
-        if hi > fhi[d]:
-            fhi[d] = hi
-        if best < fbest[d]:
-            fbest[d] = best
+        _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best)
