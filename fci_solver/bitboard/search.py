@@ -157,6 +157,7 @@ class BitboardSolver:
         self.stop_at = stop_at
         self.chunk = chunk
         self.table = None
+        self.states = 0  # expanded states, since construction (solve() counts per solve)
 
     @property
     def max_entries(self) -> int:
@@ -195,6 +196,8 @@ class BitboardSolver:
         ctl[5] = K.INF
         ctl[6] = self.stop_at
         inc = np.zeros((K.MAXD, 3), np.int64)
+        if self.table is None:
+            self._alloc_table()
         ran = 0
         while True:
             self._maybe_grow()
@@ -233,8 +236,6 @@ class BitboardSolver:
     def solve(self, pos: Position) -> SolveResult:
         t0 = time.perf_counter()
         eng = Engine(pos.board, self.cards)
-        if self.table is None:
-            self._alloc_table()
         self.states = 0
         root = key_of(pos)
         deadline = t0 + self.time_limit if self.time_limit else None
