@@ -16,7 +16,7 @@ from math import comb, factorial
 
 from .cards import CardTable
 from .errors import FciError
-from .grade import TIER_FLOORS, TIERS, Grade, grade, tier_index
+from .grade import TIERS, Grade, grade, tier_band, tier_index
 from .layouts import Layout, load_layout
 from .position import DEFAULT_MARGIN, N_CARDS, Deal
 
@@ -34,8 +34,7 @@ def distance(score: float | None, tier: int) -> float:
     """How far a score is from the tier's band (0 inside it; infinite when there is no score)."""
     if score is None:
         return math.inf
-    lo = TIER_FLOORS[tier]
-    hi = TIER_FLOORS[tier + 1] if tier + 1 < len(TIERS) else math.inf
+    lo, hi = tier_band(tier)
     return lo - score if score < lo else (score - hi if score >= hi else 0.0)
 
 
@@ -82,11 +81,11 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
         raise FciError(f"layout {layout.name!r} has {n} cell; a puzzle needs at least 2")
     space = comb(N_CARDS, n) * factorial(n)
     rng = random.Random(seed)
-    seen: dict[tuple[int, ...], Grade | None] = {}
+    seen: dict[tuple[int, ...], Grade] = {}
     found: list[Puzzle] = []
     tried = 0
 
-    def rate(c: tuple[int, ...]) -> Grade | None:
+    def rate(c: tuple[int, ...]) -> Grade:
         nonlocal tried
         if c in seen:
             return seen[c]
@@ -108,7 +107,7 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
         g = rate(cur)
         stall = 0
         while stall < STALL and tried < max_candidates and len(seen) < space:
-            if g is not None and g.tier == TIERS[want] and cur not in {p.deal.cards for p in found}:
+            if g.tier == TIERS[want] and cur not in {p.deal.cards for p in found}:
                 found.append(Puzzle(Deal(layout, cur), g, tried))
                 break
             nxt = _neighbour(cur, rng)
@@ -116,23 +115,21 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
                 stall += 1
                 continue
             ng = rate(nxt)
-            if _guide(ng, want) <= _guide(g, want):
-                better = _guide(ng, want) < _guide(g, want)
+            now, then = _guide(ng, want), _guide(g, want)
+            if now <= then:
                 cur, g = nxt, ng
-                stall = 0 if better else stall + 1
-            else:
-                stall += 1
+            stall = 0 if now < then else stall + 1
     if len(found) < count:
         where = f"layout {layout.name!r}"
         if len(seen) >= space:
             raise FciError(f"{where} has only {len(found)} {difficulty} deal(s) among all {space} "
                            f"(every one graded); {count} asked")
-        got = "".join(f"; found: {'; '.join(str(p.deal) for p in found)}" if found else "")
+        got = f"; found: {'; '.join(str(p.deal) for p in found)}" if found else ""
         raise FciError(f"found {len(found)} of {count} {difficulty} puzzles on {where} after grading {tried} deals "
                        f"(raise --max-candidates, or ask for another tier){got}")
     # the puzzles are served with their full grade (every fact, not just the tier's)
     out = []
     for p in found:
-        full = grade(Deal(layout, p.deal.cards).position(margin, shark, whale), cards, target, state_limit=grade_states)
+        full = grade(p.deal.position(margin, shark, whale), cards, target, state_limit=grade_states)
         out.append(Puzzle(p.deal, full if full.tier == p.grade.tier else p.grade, p.candidates))
     return out

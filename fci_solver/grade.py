@@ -23,14 +23,14 @@ from dataclasses import asdict, dataclass, field
 
 from .cards import CardTable
 from .errors import FciError
-from .position import Position, sea_list
+from .position import SEA_CHOICES, Position, sea_list, sea_word
 from .bitboard.search import BitboardSolver, Engine, dag_walk, key_of
 
 TIERS = ("easy", "medium", "hard", "expert")
 # score = log2(first turns / first turns keeping the minimum) + NEED_BONUS if a served sea animal is needed
 TIER_FLOORS = (0.0, 1.0, 2.5, 4.5)  # lowest score of easy, medium, hard, expert
 NEED_BONUS = 2.0
-SEA_CONFIGS = {"none": (False, False), "shark": (True, False), "whale": (False, True), "both": (True, True)}
+SEA_CONFIGS = {name: SEA_CHOICES[name] for name in ("none", "shark", "whale", "both")}  # in the order solved
 DEFAULT_DAG_STATES = 1_000_000
 CHEAP_STATES = 500_000  # below this many search states a tier-only grade settles every first turn
 
@@ -43,6 +43,11 @@ def tier_of(score: float | None) -> str | None:
         if score >= floor:
             tier = name
     return tier
+
+
+def tier_band(index: int) -> tuple[float, float]:
+    """The scores of tier ``index``: from its floor up to (not including) the next tier's."""
+    return TIER_FLOORS[index], TIER_FLOORS[index + 1] if index + 1 < len(TIERS) else math.inf
 
 
 def tier_index(name: str) -> int:
@@ -74,10 +79,6 @@ class Grade:
     details: dict = field(default_factory=dict)
     score_range: tuple[float, float] | None = None  # when the forgiveness is only bounded
 
-    @property
-    def served_minimum(self) -> int | None:
-        return self.minimum.get(sea_word_of(self.sea))
-
     def to_dict(self) -> dict:
         d = asdict(self)
         d["details"] = {k: v for k, v in self.details.items() if k != "estimate"}  # the climb's guess, not a fact
@@ -87,11 +88,6 @@ class Grade:
         d["forgiveness"] = None if self.keeping is None or not self.first_turns else self.keeping / self.first_turns
         d["seconds"] = round(self.seconds, 3)
         return d
-
-
-def sea_word_of(sea) -> str:
-    s = set(sea)
-    return "both" if s == {"shark", "whale"} else (next(iter(s)) if s else "none")
 
 
 def needed(minimum: dict) -> str | None:
@@ -113,7 +109,7 @@ def needed(minimum: dict) -> str | None:
 
 def served_need(pos: Position, minimum: dict) -> bool | None:
     """Is some sea animal the deal is served with needed for its served minimum?"""
-    served = minimum[sea_word_of(sea_list(pos.shark, pos.whale))]
+    served = minimum[sea_word(pos.shark, pos.whale)]
     if served is None or minimum["none"] is None:
         return None
     return minimum["none"] > served
@@ -129,12 +125,8 @@ class _Clock:
     def __init__(self, limit: float | None):
         self.end = None if limit is None else time.perf_counter() + limit
 
-    def deadline(self, share: float | None = None):
-        """A deadline for one step: the whole budget, or ``share`` seconds of it."""
-        if self.end is None:
-            return None if share is None else time.perf_counter() + share
-        now = time.perf_counter()
-        return min(self.end, now + share) if share is not None else self.end
+    def deadline(self) -> float | None:
+        return self.end
 
     @property
     def over(self) -> bool:
@@ -157,12 +149,11 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     clock = _Clock(time_limit)
     eng = Engine(pos.board, cards)
     solver = BitboardSolver(cards, memory=memory)
-    solver._alloc_table()
-    solver.states = 0
+    served_sea = sea_word(pos.shark, pos.whale)
 
     # 1. minimum with each choice of sea animals (one table: the keys include the sea bits)
     minimum = {}
-    wanted = {"none", sea_word_of(sea_list(pos.shark, pos.whale))} if tier_only else set(SEA_CONFIGS)
+    wanted = {"none", served_sea} if tier_only else set(SEA_CONFIGS)
     for name, (shark, whale) in SEA_CONFIGS.items():
         if name not in wanted:
             minimum[name] = None
@@ -170,7 +161,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
         minimum[name] = _minimum(solver, eng, pos.replace(shark=shark, whale=whale), clock, state_limit)
         if progress:
             progress(solver.states, None, "states")
-    served = minimum[sea_word_of(sea_list(pos.shark, pos.whale))]
+    served = minimum[served_sea]
 
     # 2. forgiveness: first turns that keep the served minimum
     root = key_of(pos)
@@ -188,9 +179,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
         lo, hi = _score_range(n, good, bad, bonus)
         if stop_tier is None:
             return tier_of(lo) == tier_of(hi)
-        t = tier_index(stop_tier)
-        floor = TIER_FLOORS[t]
-        ceil = TIER_FLOORS[t + 1] if t + 1 < len(TIERS) else math.inf
+        floor, ceil = tier_band(tier_index(stop_tier))
         if floor <= lo and hi < ceil:
             return True
         # ruled out: stop only once the count has grown costly, since an exact score steers the
@@ -205,7 +194,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
         for share in (20_000, 1_000_000, None):
             left = []
             for ch in undecided:
-                room = None if state_limit is None else state_limit - solver.states
+                room = _room(solver, state_limit)
                 if stop or clock.over or (room is not None and room <= 0):
                     left.append(ch)
                     continue
@@ -231,7 +220,8 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
 
     # 3. the random player's chance and the line lengths, when the DAG is small enough
     chance = shortest = longest = walked = None
-    if not clock.over and not tier_only and dag_states > 0 and (state_limit is None or solver.states < state_limit):
+    room = _room(solver, state_limit)
+    if not clock.over and not tier_only and dag_states > 0 and (room is None or room > 0):
         w = dag_walk(pos, cards, target, max_states=dag_states, eng=eng)
         if w.complete:
             e = w.entry(root)
@@ -273,12 +263,17 @@ def _score_range(n: int, good: int, bad: int, bonus: float) -> tuple[float, floa
     return math.log2(n / (n - bad)) + bonus, math.log2(n / good) + bonus
 
 
+def _room(solver: BitboardSolver, state_limit: int | None) -> int | None:
+    """Search states left under ``state_limit`` (None: no limit)."""
+    return None if state_limit is None else state_limit - solver.states
+
+
 def _minimum(solver: BitboardSolver, eng: Engine, pos: Position, clock: _Clock, state_limit: int | None) -> int | None:
     """The proven minimum from ``pos``, or None when the time or the states ran out."""
     key = key_of(pos)
     beta = eng.lower_bound(key) + 1
     while beta <= len(pos):
-        room = None if state_limit is None else state_limit - solver.states
+        room = _room(solver, state_limit)
         if room is not None and room <= 0:
             return None
         v = solver.value(eng, key, beta, clock.deadline(), room)
