@@ -169,16 +169,14 @@ def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notatio
 
 
 def print_line(start: Position, line, positions, kind: str = "human") -> None:
-    pos = start
-    for i, (turn, after) in enumerate(zip(line, positions), 1):
-        if kind == "json":
-            text = json.dumps([a.to_json() for a in turn])
-        else:
-            text = notation.turn_to_human(turn, pos)
+    if kind == "json":
+        texts = [json.dumps([a.to_json() for a in turn]) for turn in line]
+    else:
+        texts = notation.line_to_human(start, line, positions)
+    for i, (text, after) in enumerate(zip(texts, positions), 1):
         click.echo(f"\nTurn {i}: {text}")
         click.echo(after.grid())
         click.echo(f"   {after.status()}")
-        pos = after
 
 
 @cli.command("replay")
@@ -372,8 +370,6 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
     cards = resolve_cards(cards_file, plain)
     L = load_layout(layout)
     shark, whale = parse_sea(sea)
-    if svg_dir is not None and Path(svg_dir).exists() and not Path(svg_dir).is_dir():
-        raise FciError(f"--svg {svg_dir!r} is not a folder")
     progress = Progress("generate", enabled=not (quiet or as_json))
     puzzles = generate(L, difficulty, count, seed, cards, shark, whale, target, margin, max_candidates, grade_states,
                        progress=lambda n, best: progress(n, None, f"deals graded ({best})"))
@@ -412,7 +408,7 @@ def _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale,
         facts = [f"Deal {p.deal}; sea animals: {sea}; margin {margin}",
                  f"Goal: end with {target} stack{'s' if target > 1 else ''} or fewer (best possible: {result.min_remaining})",
                  f"Generated with fci generate --difficulty {difficulty} --seed {seed}"]
-        turns = [notation.turn_to_human(t, before) for t, before in zip(result.line, [pos] + result.positions)]
+        turns = notation.line_to_human(pos, result.line, result.positions)
         for name, text in ((f"puzzle-{i}.svg", puzzle_svg(pos, cards, title, facts)),
                            (f"puzzle-{i}-solution.svg", solution_svg(pos, result.positions, turns, f"Solution to puzzle {i}"))):
             path = out / name

@@ -59,6 +59,11 @@ def turn_to_human(turn: Turn, pos: Position) -> str:
     return "; ".join(parts)
 
 
+def line_to_human(start: Position, line, positions) -> list[str]:
+    """Each turn of a line in human notation (each names cells as they stand before it)."""
+    return [turn_to_human(turn, before) for turn, before in zip(line, [start] + list(positions))]
+
+
 def _after_whale(pos: Position | None, action) -> Position | None:
     """Card numbers in the eat that follows a Whale refer to where the Whale put the stack."""
     if pos is None or not isinstance(action, Whale) or pos.at(action.frm) is None:

@@ -11,8 +11,7 @@ CELL = 64  # px per cell on the puzzle page
 MINI = 30  # px per cell on the solution page
 
 
-def _board(pos: Position, cards: CardTable | None, x0: float, y0: float, cell: float, names: bool,
-           layout_cells: set | None = None) -> list[str]:
+def _board(pos: Position, cards: CardTable | None, x0: float, y0: float, cell: float, names: bool) -> list[str]:
     b = pos.board
     out = []
     font = cell * 0.36
@@ -21,8 +20,6 @@ def _board(pos: Position, cards: CardTable | None, x0: float, y0: float, cell: f
             x, y = x0 + j * cell, y0 + i * cell
             s = pos.at((r, c))
             fill = "#ffffff" if s is None else "#fdf3d8"
-            if s is None and layout_cells is not None and (r, c) in layout_cells:
-                fill = "#f2f2f2"
             out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#999" stroke-width="1"/>')
             if s is None:
                 continue
