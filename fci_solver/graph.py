@@ -61,7 +61,6 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
                 labels: bool = True, progress=None) -> nx.DiGraph:
     """The reachable state graph from ``start`` (raises :class:`FciError` past ``max_nodes``)."""
     from .bitboard.search import Engine, key_of, position_of
-    from .bitboard import kernels as K
 
     cards = cards or standard_cards()
     eng = Engine(start.board, cards)
@@ -74,14 +73,8 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
         nxt_frontier = []
         for key in frontier:
             order.append(key)
-            mult = Counter()
-            for ch in eng.children(key):
-                if ch[2] & K.PHASE_BIT:
-                    mult.update(eng.children(ch))
-                else:
-                    mult[ch] += 1
-            pos = position_of(start.board, key)
-            label = _labels(pos, cards, eng, key) if labels and mult else {}
+            mult = eng.turn_counts(key)
+            label = _labels(position_of(start.board, key), cards, eng, key) if labels and mult else {}
             for ch, m in mult.items():
                 if ch not in depth:
                     depth[ch] = depth[key] + 1

@@ -10,6 +10,7 @@ reference rules as it is built).
 from __future__ import annotations
 
 import time
+from collections import Counter
 from functools import lru_cache
 
 import numpy as np
@@ -131,15 +132,19 @@ class Engine:
             raise FciError("too many children for the child buffer")
         return list(zip(ck0[:end].tolist(), ck1[:end].tolist(), cmeta[:end].tolist()))
 
-    def next_states(self, key) -> set[tuple[int, int, int]]:
-        """Distinct full-turn successor keys (after-Whale half-steps expanded)."""
-        out = set()
+    def turn_counts(self, key) -> Counter:
+        """Full-turn successor key -> how many of the listed turns reach it (after-Whale half-steps expanded)."""
+        out = Counter()
         for ch in self.children(key):
             if ch[2] & K.PHASE_BIT:
                 out.update(self.children(ch))
             else:
-                out.add(ch)
+                out[ch] += 1
         return out
+
+    def next_states(self, key) -> set[tuple[int, int, int]]:
+        """Distinct full-turn successor keys."""
+        return set(self.turn_counts(key))
 
     def lower_bound(self, key) -> int:
         return int(K.lower_bound(np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), self.src))
