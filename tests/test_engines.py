@@ -82,3 +82,51 @@ def test_lower_bound_counts_the_discards_that_can_still_happen():
     p = board("4:2 3 . 10 . 15")
     assert lower_bound(p, CARDS) == 2
     assert ReferenceSolver(CARDS).solve(p).min_remaining == 2
+
+
+def brute_minimum(pos):
+    """The minimum result by enumerating every line (no bound, no pruning)."""
+    from functools import lru_cache
+
+    @lru_cache(maxsize=None)
+    def minimum(p):
+        return min((minimum(q) for _, q in rules.successors(p, CARDS).values()), default=len(p))
+
+    return minimum(pos)
+
+
+@st.composite
+def still_positions(draw):
+    """Positions where islands and discards matter: no Whale, cards mostly without moves."""
+    pos = draw(positions(max_cards=5, max_side=3))
+    keep = (0, 4, 8, 9, 10, 12, 13, 14, 15) if draw(st.booleans()) else tuple(range(16))
+    values = draw(st.lists(st.sampled_from(keep), min_size=len(pos.stacks), max_size=len(pos.stacks), unique=True))
+    stacks = tuple(s.__class__(s.cell, v, s.height) for s, v in zip(pos.stacks, values))
+    return pos.replace(stacks=stacks, whale=False)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(positions(max_cards=5, max_side=2), still_positions()))
+def test_lower_bound_never_exceeds_the_minimum(pos):
+    assert lower_bound(pos, CARDS) <= brute_minimum(pos)
+
+
+def test_stacks_too_far_apart_to_ever_meet_stay_apart():
+    # 15 could eat 12, but they are 3 cells apart and no card on the map can move a stack
+    # (no Whale, and no mover on top): each island keeps its own stack
+    from helpers import board
+    p = board("12 . . 15")
+    assert lower_bound(p, CARDS) == 2
+    assert brute_minimum(p) == 2
+    # a Wolf that can still eat (10) could walk the stacks together: no islands then
+    q = board("12 . . 15\n. 11 10 .")
+    assert lower_bound(q, CARDS) == 1
+
+
+def test_a_discarded_top_never_ate_so_its_prey_stays():
+    # 4:2 is stuck; the Lizard may discard the unstacked 15, but then nothing can eat the 14:
+    # discarding 15 frees nothing, so two stacks stay
+    from helpers import board
+    p = board("4:2 3 . 14 15")
+    assert lower_bound(p, CARDS) == 2
+    assert brute_minimum(p) == 2

@@ -363,11 +363,27 @@ def _popcount(m):
 
 
 @njit(cache=True)
-def lower_bound(k0, k1, meta, discard_src):
+def lower_bound(k0, k1, meta, cmask, cellrc, wk):
     """Same bound as :func:`fci_solver.search.lower_bound` (see there for why it is sound).
 
-    Bit masks, not arrays: this runs once per generated child.
+    cmask: [cards whose eats can discard, cards whose ability moves or swaps stacks], as bit masks;
+    cellrc: (row, col) of each cell; wk: int64[WORK] scratch space (no allocation per call).
     """
+    return _bound(k0, k1, meta, cmask, cellrc, wk, True)
+
+
+@njit(cache=True)
+def quick_bound(k0, k1, meta, cmask, cellrc, wk):
+    """The lower bound without islands: cheap enough to run on every generated child.
+
+    The search orders and prunes children with it and applies the full bound when it enters one.
+    """
+    return _bound(k0, k1, meta, cmask, cellrc, wk, False)
+
+
+@njit(cache=True)
+def _bound(k0, k1, meta, cmask, cellrc, wk, islands):
+    # bit masks, not arrays: this runs once per generated child
     tops = 0
     stacked = 0
     for i in range(NCARDS):
@@ -378,21 +394,136 @@ def lower_bound(k0, k1, meta, discard_src):
                 stacked |= 1 << i
     shark = meta & 1
     discards = 1 if ((meta >> 2) & 7) == RACCOON else 0
-    for c in range(NCARDS):
-        if discard_src[c] and (tops >> c) & 1:
-            below = tops & ((1 << c) - 1)
-            near = below >> (c - 3) if c >= 3 else below
-            discards += _popcount(near) + shark
-    eaters = (tops >> 1) | (tops >> 2) | (tops >> 3)  # bit t set when some top is in t+1..t+3
-    stuck = tops & ~eaters
-    n = _popcount(stuck & stacked) + max(0, _popcount(stuck & ~stacked) - discards)
-    if shark == 1 and stuck != 0:
-        lowest = 0
-        while not (stuck >> lowest) & 1:
-            lowest += 1
-        if (tops >> (lowest + 1)) != 0:
-            n -= 1
+    src = tops & cmask[0]
+    while src:
+        c = _lowest(src)
+        src &= src - 1
+        below = tops & ((1 << c) - 1)
+        near = below >> (c - 3) if c >= 3 else below
+        discards += _popcount(near) + shark
+    wk[0] = tops
+    n = _fewest_stuck(tops, stacked, discards, wk, 1)
+    if islands and n < _popcount(tops) and (meta & 2) == 0 and not _can_move(tops, cmask[1], shark):
+        nisl = _islands(k0, k1, tops, cellrc, wk)
+        n = _fewest_stuck(tops, stacked, discards, wk, nisl)
+    if shark == 1 and _popcount(tops) >= 2:
+        n -= 1
     return max(1, n)
+
+
+@njit(cache=True)
+def _stuck(r, wk, nisl):
+    """Tops of ``r`` that no top of ``r`` in their island (masks in wk[:nisl]) can eat (an eater is 1-3 higher)."""
+    st = 0
+    for i in range(nisl):
+        m = r & wk[i]
+        st |= m & ~((m >> 1) | (m >> 2) | (m >> 3))
+    return st
+
+
+DISCARD_DEPTH = 3
+WORK = NCARDS + 192  # scratch space of the bound: island masks, then the discard search's stack
+
+
+@njit(cache=True)
+def _fewest_stuck(tops, stacked, discards, wk, nisl):
+    """The fewest stuck tops left after discarding at most ``discards`` unstacked tops.
+
+    Only a top that is stuck when it goes is worth discarding, highest first, and a discarded top
+    never ate (it would be stacked), so it is no eater: its prey may become stuck in turn.  The
+    choices are searched ``DISCARD_DEPTH`` deep; below that, each remaining discard is assumed to
+    remove one stuck unstacked top.
+    """
+    st = _stuck(tops, wk, nisl)
+    if discards == 0:
+        return _popcount(st)
+    best = INF
+    rs = wk[NCARDS:NCARDS + 64]
+    last = wk[NCARDS + 64:NCARDS + 128]
+    depth = wk[NCARDS + 128:NCARDS + 192]
+    rs[0] = tops
+    last[0] = NCARDS
+    depth[0] = 0
+    sp = 1  # at most 16 choices wait on each of DISCARD_DEPTH levels: 48 < 64
+    while sp > 0:
+        sp -= 1
+        r = rs[sp]
+        d = depth[sp]
+        below = last[sp]
+        st = _stuck(r, wk, nisl)
+        left = discards - d
+        if d == DISCARD_DEPTH:
+            v = _popcount(st & stacked) + max(0, _popcount(st & ~stacked) - left)
+        else:
+            v = _popcount(st)
+            if left > 0:
+                cand = st & ~stacked & ((1 << below) - 1)
+                while cand:
+                    u = _lowest(cand)
+                    cand &= cand - 1
+                    rs[sp] = r & ~(1 << u)
+                    last[sp] = u
+                    depth[sp] = d + 1
+                    sp += 1
+        if v < best:
+            best = v
+    return best
+
+
+@njit(cache=True)
+def _lowest(m):
+    c = 0
+    while not (m >> c) & 1:
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def _can_move(tops, movers, shark):
+    """Whether a card that moves or swaps stacks is on top and has something it can still eat."""
+    m = tops & movers
+    while m:
+        c = _lowest(m)
+        m &= m - 1
+        below = tops & ((1 << c) - 1)
+        if shark == 1 and below != 0:
+            return True
+        if (below >> (c - 3) if c >= 3 else below) != 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _islands(k0, k1, tops, cellrc, wk):
+    """Split the tops into islands: groups linked by steps of Manhattan distance <= 2 between
+    their stacks' cells.  Writes the islands' card masks into ``wk`` and returns how many."""
+    r = np.empty(NCARDS, np.int64)
+    c = np.empty(NCARDS, np.int64)
+    for i in range(NCARDS):
+        if (tops >> i) & 1:
+            code = (k0 >> np.uint64(8 * i)) & np.uint64(255) if i < 8 else (k1 >> np.uint64(8 * (i - 8))) & np.uint64(255)
+            cell = (np.int64(code) - 1) >> 1
+            r[i] = cellrc[cell, 0]
+            c[i] = cellrc[cell, 1]
+    nisl = 0
+    left = tops
+    while left:
+        island = 1 << _lowest(left)
+        frontier = island
+        while frontier:
+            i = _lowest(frontier)
+            frontier &= frontier - 1
+            rest = left & ~island
+            while rest:
+                j = _lowest(rest)
+                rest &= rest - 1
+                if abs(r[i] - r[j]) + abs(c[i] - c[j]) <= 2:
+                    island |= 1 << j
+                    frontier |= 1 << j
+        left &= ~island
+        wk[nisl] = island
+        nisl += 1
+    return nisl
 
 
 # -- transposition table ---------------------------------------------------------------------
@@ -471,7 +602,7 @@ def search(
     fr,  # int64[MAXD, 12] frames, see F_* below
     ck0, ck1, cmeta, clb,  # child buffer
     tk0, tk1, tmeta, tval, twork,  # transposition table
-    ab, prey, mid, bydist, dstart, maxd, discard_src,
+    ab, prey, mid, bydist, dstart, maxd, cmask, cellrc,
     ctl,  # int64[10]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow, 8 table entries used
     inc,  # int64[MAXD, 3] incumbent path keys (as int64 views)
     ):
@@ -487,6 +618,7 @@ def search(
     wpos = np.empty(NCARDS, np.int64)
     wstk = np.empty(NCARDS, np.int64)
     wboard = np.empty(bydist.shape[0], np.int64)
+    wk = np.empty(WORK, np.int64)
     while True:
         # frame layout: 0 k0, 1 k1, 2 meta, 3 beta, 4 lb, 5 start, 6 end, 7 next, 8 best, 9 bestchild, 10 floor, 11 new
         if fr[d, 11] == 1:
@@ -502,7 +634,7 @@ def search(
                 if (w >> 8) == 1 or v >= beta:
                     ret = v
             if ret < 0:
-                lb = lower_bound(k0, k1, meta, discard_src)
+                lb = lower_bound(k0, k1, meta, cmask, cellrc, wk)
                 if lb >= beta:
                     ret = lb
             if ret < 0:
@@ -537,7 +669,7 @@ def search(
                     lo_b = INF
                     hi_b = 0
                     for j in range(start, end):
-                        v = lower_bound(ck0[j], ck1[j], cmeta[j], discard_src)
+                        v = quick_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
                         clb[j] = v
                         lo_b = min(lo_b, v)
                         hi_b = max(hi_b, v)
@@ -664,7 +796,7 @@ def _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best):
 
 @njit(cache=True)
 def dag_walk(root0, root1, rootmeta, target, max_nodes,
-             ck0, ck1, cmeta, ab, prey, mid, bydist, dstart, maxd, discard_src,
+             ck0, ck1, cmeta, ab, prey, mid, bydist, dstart, maxd, cmask, cellrc,
              dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, ctl):
     """Visit every state reachable from the root from which ``target`` can still be reached, once.
 
@@ -682,6 +814,7 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
     """
     cap = ck0.shape[0]
     MAXF = 64
+    wk = np.empty(WORK, np.int64)
     fk0 = np.zeros(MAXF, np.uint64)
     fk1 = np.zeros(MAXF, np.uint64)
     fm = np.zeros(MAXF, np.int64)
@@ -731,7 +864,7 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
                 hi = dhi[slot]
                 best = dbest[slot]
             else:
-                lb = lower_bound(ck0[j], ck1[j], cmeta[j], discard_src)
+                lb = lower_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
                 if lb <= target:
                     d += 1
                     fk0[d] = ck0[j]

@@ -18,7 +18,7 @@ import numpy as np
 from ..cards import EFFECTS, CardTable
 from ..errors import FciError
 from ..position import Board, Position, Stack
-from ..search import SolveResult, discard_sources
+from ..search import SolveResult, discard_sources, mover_cards
 from .. import rules
 from . import kernels as K
 
@@ -60,11 +60,13 @@ def geometry(board: Board):
             while k < n and rules.distance(a, cells[ds[k]]) < d:
                 k += 1
             dstart[i, d] = k
-    return prey, mid, bydist, dstart, maxd
+    cellrc = np.array(cells, np.int64).reshape(n, 2)
+    return prey, mid, bydist, dstart, maxd, cellrc
 
 
 def card_arrays(cards: CardTable):
-    """The card table as int arrays: kind, self-only, min, max, count, pending code; and discard sources."""
+    """The card table as int arrays: kind, self-only, min, max, count, pending code; and, as bit masks
+    for the lower bound, the cards whose eats can discard and the cards that move or swap stacks."""
     kinds = {"none": K.AB_NONE, "move": K.AB_MOVE, "discard": K.AB_DISCARD, "swap": K.AB_SWAP, "pending": K.AB_PENDING}
     ab = np.zeros((6, 16), np.int64)
     for c in cards:
@@ -76,10 +78,12 @@ def card_arrays(cards: CardTable):
         ab[3, c.value] = K.BIG if c.max is None else c.max
         ab[4, c.value] = c.count
         ab[5, c.value] = EFFECTS.index(c.effect) + 1 if c.ability == "pending" else 0
-    src = np.zeros(16, np.bool_)
+    cmask = np.zeros(2, np.int64)
     for v in discard_sources(cards):
-        src[v] = True
-    return ab, src
+        cmask[0] |= 1 << v
+    for v in mover_cards(cards):
+        cmask[1] |= 1 << v
+    return ab, cmask
 
 
 # -- keys --------------------------------------------------------------------------
@@ -113,9 +117,10 @@ class Engine:
     def __init__(self, board: Board, cards: CardTable):
         self.board = board
         self.cards = cards
-        self.prey, self.mid, self.bydist, self.dstart, self.maxd = geometry(board)
-        self.ab, self.src = card_arrays(cards)
+        self.prey, self.mid, self.bydist, self.dstart, self.maxd, self.cellrc = geometry(board)
+        self.ab, self.cmask = card_arrays(cards)
         self._buf = None
+        self._wk = np.empty(K.WORK, np.int64)
 
     def buffers(self, cap: int = CHILD_CAP):
         if self._buf is None or self._buf[0].shape[0] < cap:
@@ -147,7 +152,7 @@ class Engine:
         return set(self.turn_counts(key))
 
     def lower_bound(self, key) -> int:
-        return int(K.lower_bound(np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), self.src))
+        return int(K.lower_bound(np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), self.cmask, self.cellrc, self._wk))
 
 
 class BitboardSolver:
@@ -209,7 +214,7 @@ class BitboardSolver:
             tk0, tk1, tmeta, tval, twork = self.table
             ctl[8] = 0
             K.search(fr, ck0, ck1, cmeta, clb, tk0, tk1, tmeta, tval, twork,
-                     eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.src, ctl, inc)
+                     eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc, ctl, inc)
             self.states += int(ctl[2])
             ran += int(ctl[2])
             self.used += int(ctl[8])
@@ -419,7 +424,7 @@ def dag_walk(pos: Position, cards: CardTable, target: int, max_states: int = 2_0
         w.ctl[1] = 1
         return w
     K.dag_walk(np.uint64(root[0]), np.uint64(root[1]), np.int64(root[2]), target, max_states, ck0, ck1, cmeta,
-               eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.src,
+               eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc,
                w.k0, w.k1, w.tag, w.s, w.n, w.lo, w.hi, w.best, w.ctl)
     return w
 
