@@ -346,7 +346,7 @@ def keys_to_line(start: Position, keys, cards: CardTable):
             if i >= len(keys):
                 break
         target = keys[i]
-        for turn, nxt in rules.turns_from(ts, cards, whale_before=False):
+        for turn, nxt in _turns_toward(ts, target, cards):
             if key_of(nxt) == target:
                 line.append(prefix + turn)
                 positions.append(nxt)
@@ -356,6 +356,38 @@ def keys_to_line(start: Position, keys, cards: CardTable):
             raise RuntimeError("the reference engine has no turn to a state the bitboard engine reached")
         i += 1
     return line, positions
+
+
+def _turns_toward(ts, target, cards: CardTable):
+    """The turns of :func:`rules.turns_from` (no Whale first) that fit ``target``: the prey is no top
+    there, and a moved or swapped stack is where ``target`` has it (or gone, discarded later).
+    Replaying only those keeps line reconstruction cheap beside the search."""
+    from ..actions import Eat, Move, SharkEat, Swap, Whale
+
+    board = ts.pos.board
+    code = {c: (target[c // 8] >> (8 * (c % 8))) & 255 for c in range(16)}
+    gone = {c for c in range(16) if not code[c]}
+
+    def fits(card, cell):
+        return not code[card] or (code[card] - 1) >> 1 == board.index(cell)
+
+    stack = [(ts, ())]
+    while stack:
+        ts, done = stack.pop()
+        if ts.phase in ("end", "done"):
+            yield done, rules.finish(ts, cards)
+            continue
+        for action in reversed(rules.legal_actions(ts, cards, whale_after=False)):
+            if isinstance(action, Whale):
+                continue
+            if isinstance(action, (Eat, SharkEat)) and ts.pos.at(action.to).card not in gone:
+                continue
+            if isinstance(action, Move) and not fits(ts.pos.at(action.frm).card, action.to):
+                continue
+            if isinstance(action, Swap) and not (fits(ts.pos.at(action.a).card, action.b)
+                                                 and fits(ts.pos.at(action.b).card, action.a)):
+                continue
+            stack.append((rules.advance(ts, action, cards), done + (action,)))
 
 
 def _whale_between(a: Position, b: Position):
