@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -354,10 +355,12 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 @click.option("--max-candidates", type=click.IntRange(min=1), default=2000, show_default=True, help="Give up after grading this many deals.")
 @click.option("--grade-states", type=click.IntRange(min=1), default=5_000_000, show_default=True, help="Search states allowed per grade (a deal not settled is skipped; states, not seconds, keep seeds reproducible).")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write each puzzle and its solution as SVG files into this folder.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=lambda: min(os.cpu_count() or 1, 4), show_default="CPUs, at most 4",
+              help="Threads that grade (the puzzles do not depend on it).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_file, plain, max_candidates, grade_states,
-                 svg_dir, quiet, as_json):
+                 svg_dir, jobs, quiet, as_json):
     """Find COUNT distinct deals of a difficulty tier, each graded exactly, reproducible from --seed.
 
     Quick on small layouts; on 16-cell layouts one exact grade takes minutes (see the README).
@@ -372,7 +375,7 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
     shark, whale = parse_sea(sea)
     progress = Progress("generate", enabled=not (quiet or as_json))
     puzzles = generate(L, difficulty, count, seed, cards, shark, whale, target, margin, max_candidates, grade_states,
-                       progress=lambda n, best: progress(n, None, f"deals graded ({best})"))
+                       progress=lambda n, best: progress(n, None, f"deals graded ({best})"), jobs=jobs)
     progress.close()
     files = _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale, target) if svg_dir else []
     if as_json:

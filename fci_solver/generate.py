@@ -5,12 +5,18 @@ Random deals are mostly easy, so the generator climbs: from a random deal it tri
 grades the result, and keeps the change when the score moves toward the requested tier.  After a
 run of changes that do not help it starts again from a fresh random deal.  Everything draws from
 one ``random.Random(seed)``, so the same seed gives the same puzzles.
+
+With ``jobs`` > 1 the climb grades ahead: while it grades one candidate, another thread grades the
+candidate it will try next if this one is rejected (the kernels release the GIL).  A grade depends
+only on the deal, so a guess that comes true is used as is and a wrong one costs only the spare
+core: the puzzles are the same for every ``jobs``.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from math import comb, factorial
 
@@ -66,13 +72,14 @@ def _neighbour(cards: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
 
 def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards: CardTable,
              shark: bool = False, whale: bool = False, target: int = 1, margin: int = DEFAULT_MARGIN,
-             max_candidates: int = 2000, grade_states: int | None = 5_000_000, progress=None) -> list[Puzzle]:
+             max_candidates: int = 2000, grade_states: int | None = 5_000_000, progress=None,
+             jobs: int = 1) -> list[Puzzle]:
     """``count`` distinct deals of the tier ``difficulty`` (see :mod:`.grade`), reproducible from ``seed``.
 
     ``grade_states`` bounds each grade in search states (a deal not settled within it is skipped;
     states, not seconds, so the same seed gives the same puzzles on any machine);
-    ``max_candidates`` bounds the whole run.  Raises :class:`FciError` when the tier cannot be
-    reached.
+    ``max_candidates`` bounds the whole run; ``jobs`` threads grade (the result does not depend on
+    it).  Raises :class:`FciError` when the tier cannot be reached.
     """
     want = tier_index(difficulty)
     layout = load_layout(layout)
@@ -85,13 +92,36 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
     found: list[Puzzle] = []
     tried = 0
 
-    def rate(c: tuple[int, ...]) -> Grade:
+    pool = ThreadPoolExecutor(jobs) if jobs > 1 else None
+    ahead: dict = {}  # deal -> future of its grade, started on a guess
+
+    def grade_of(c: tuple[int, ...]) -> Grade:
+        pos = Deal(layout, c).position(margin, shark, whale)
+        return grade(pos, cards, target, tier_only=True, state_limit=grade_states, stop_tier=difficulty)
+
+    def guess(base: tuple[int, ...]) -> None:
+        """Start grading the neighbour of ``base`` that the climb's random stream draws next."""
+        if pool is None or any(not f.done() for f in ahead.values()):
+            return
+        twin = random.Random()
+        twin.setstate(rng.getstate())
+        c = _neighbour(base, twin)
+        if c not in seen and c not in ahead:
+            ahead[c] = pool.submit(grade_of, c)
+
+    def full(p: Puzzle) -> Puzzle:
+        g = grade(p.deal.position(margin, shark, whale), cards, target, state_limit=grade_states)
+        return Puzzle(p.deal, g if g.tier == p.grade.tier else p.grade, p.candidates)
+
+    def rate(c: tuple[int, ...], base: tuple[int, ...]) -> Grade:
+        """Grade ``c``; ``base`` is the deal the climb will change next if ``c`` is not kept."""
         nonlocal tried
         if c in seen:
             return seen[c]
         tried += 1
-        pos = Deal(layout, c).position(margin, shark, whale)
-        g = grade(pos, cards, target, tier_only=True, state_limit=grade_states, stop_tier=difficulty)
+        fut = ahead.pop(c, None)
+        guess(base)
+        g = fut.result() if fut is not None else grade_of(c)
         seen[c] = g
         if progress:
             progress(tried, f"{len(found)}/{count} found")
@@ -100,36 +130,36 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
     def fresh() -> tuple[int, ...]:
         return tuple(rng.sample(range(N_CARDS), n))
 
-    while len(found) < count:
-        if tried >= max_candidates or len(seen) >= space:
-            break
-        cur = fresh()
-        g = rate(cur)
-        stall = 0
-        while stall < STALL and tried < max_candidates and len(seen) < space:
-            if g.tier == TIERS[want] and cur not in {p.deal.cards for p in found}:
-                found.append(Puzzle(Deal(layout, cur), g, tried))
+    try:
+        while len(found) < count:
+            if tried >= max_candidates or len(seen) >= space:
                 break
-            nxt = _neighbour(cur, rng)
-            if nxt in seen:
-                stall += 1
-                continue
-            ng = rate(nxt)
-            now, then = _guide(ng, want), _guide(g, want)
-            if now <= then:
-                cur, g = nxt, ng
-            stall = 0 if now < then else stall + 1
-    if len(found) < count:
-        where = f"layout {layout.name!r}"
-        if len(seen) >= space:
-            raise FciError(f"{where} has only {len(found)} {difficulty} deal(s) among all {space} "
-                           f"(every one graded); {count} asked")
-        got = f"; found: {'; '.join(str(p.deal) for p in found)}" if found else ""
-        raise FciError(f"found {len(found)} of {count} {difficulty} puzzles on {where} after grading {tried} deals "
-                       f"(raise --max-candidates, or ask for another tier){got}")
-    # the puzzles are served with their full grade (every fact, not just the tier's)
-    out = []
-    for p in found:
-        full = grade(p.deal.position(margin, shark, whale), cards, target, state_limit=grade_states)
-        out.append(Puzzle(p.deal, full if full.tier == p.grade.tier else p.grade, p.candidates))
-    return out
+            cur = fresh()
+            g = rate(cur, cur)
+            stall = 0
+            while stall < STALL and tried < max_candidates and len(seen) < space:
+                if g.tier == TIERS[want] and cur not in {p.deal.cards for p in found}:
+                    found.append(Puzzle(Deal(layout, cur), g, tried))
+                    break
+                nxt = _neighbour(cur, rng)
+                if nxt in seen:
+                    stall += 1
+                    continue
+                ng = rate(nxt, cur)
+                now, then = _guide(ng, want), _guide(g, want)
+                if now <= then:
+                    cur, g = nxt, ng
+                stall = 0 if now < then else stall + 1
+        if len(found) < count:
+            where = f"layout {layout.name!r}"
+            if len(seen) >= space:
+                raise FciError(f"{where} has only {len(found)} {difficulty} deal(s) among all {space} "
+                               f"(every one graded); {count} asked")
+            got = f"; found: {'; '.join(str(p.deal) for p in found)}" if found else ""
+            raise FciError(f"found {len(found)} of {count} {difficulty} puzzles on {where} after grading {tried} deals "
+                           f"(raise --max-candidates, or ask for another tier){got}")
+        # the puzzles are served with their full grade (every fact, not just the tier's)
+        return list(pool.map(full, found)) if pool is not None else [full(p) for p in found]
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)

@@ -103,6 +103,9 @@ def test_generated_puzzles_land_in_their_tier_and_repeat_with_the_seed():
     a = generate(SIX, "hard", 2, seed=3, cards=CARDS)
     b = generate(SIX, "hard", 2, seed=3, cards=CARDS)
     assert [p.deal.cards for p in a] == [p.deal.cards for p in b]
+    # grading ahead on a second thread changes the speed, never the puzzles or their grades
+    c = generate(SIX, "hard", 2, seed=3, cards=CARDS, jobs=2)
+    assert [(p.deal.cards, p.candidates, p.grade.score) for p in c] == [(p.deal.cards, p.candidates, p.grade.score) for p in a]
     assert len({p.deal.cards for p in a}) == 2
     for p in a:
         again = grade(p.deal.position(2, False, False), CARDS)

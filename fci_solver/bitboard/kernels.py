@@ -45,7 +45,7 @@ BIG = 1 << 20
 
 # -- keys --------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def decode(k0, k1, pos, stk, board):
     """Key -> per-card cell (-1 when off top) and stacked flag, and the cell -> card mailbox."""
     board[:] = -1
@@ -61,7 +61,7 @@ def decode(k0, k1, pos, stk, board):
             board[pos[i]] = i
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def encode(pos, stk):
     k0 = np.uint64(0)
     k1 = np.uint64(0)
@@ -75,7 +75,7 @@ def encode(pos, stk):
     return k0, k1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _emit(pos, stk, meta, out_k0, out_k1, out_meta, n, cap):
     if n >= cap:
         return n + 1  # overflow is reported by the caller
@@ -86,7 +86,7 @@ def _emit(pos, stk, meta, out_k0, out_k1, out_meta, n, cap):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap):
     """Step 4: with the raccoon trigger, discard one unstacked animal (if any), then emit."""
     if racc:
@@ -105,7 +105,7 @@ def _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n
     return _emit(pos, stk, meta_next, out_k0, out_k1, out_meta, n, cap)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd):
     """Step 3: every way to carry out predator ``p``'s ability, then step 4, then emit."""
     kind = ab[0, p]
@@ -198,7 +198,7 @@ def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, 
     return _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd):
     """Predator p eats prey q, then its ability and what follows; the arrays are restored afterwards."""
     hp = stk[p]
@@ -221,7 +221,7 @@ def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, ab, out_k0, out_
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd):
     """Step 2 onwards: every eat (normal and Shark) and what follows it."""
     shark = meta & 1
@@ -265,7 +265,7 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def has_eat(pos, board, meta, prey, mid):
     """Whether any eat (normal or Shark) exists now.
 
@@ -301,7 +301,7 @@ def has_eat(pos, board, meta, prey, mid):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def gen_children(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap):
     """All children of a node, written from index ``start``; returns the end index (> cap on overflow)."""
     pos = np.empty(NCARDS, np.int64)
@@ -311,7 +311,7 @@ def gen_children(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_
                              pos, stk, board)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
                       pos, stk, board):
     """:func:`gen_children` with the work arrays passed in (the search reuses them: no allocation per node)."""
@@ -342,7 +342,7 @@ def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0,
 
 # -- lower bound ---------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def stack_count(k0, k1):
     """Stacks on the board: cards whose byte in the key is not 0."""
     n = 0
@@ -353,7 +353,7 @@ def stack_count(k0, k1):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _popcount(m):
     n = 0
     while m:
@@ -362,7 +362,7 @@ def _popcount(m):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def lower_bound(k0, k1, meta, cmask, cellrc, wk):
     """Same bound as :func:`fci_solver.search.lower_bound` (see there for why it is sound).
 
@@ -372,7 +372,7 @@ def lower_bound(k0, k1, meta, cmask, cellrc, wk):
     return _bound(k0, k1, meta, cmask, cellrc, wk, True)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def quick_bound(k0, k1, meta, cmask, cellrc, wk):
     """The lower bound without islands: cheap enough to run on every generated child.
 
@@ -381,7 +381,7 @@ def quick_bound(k0, k1, meta, cmask, cellrc, wk):
     return _bound(k0, k1, meta, cmask, cellrc, wk, False)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _bound(k0, k1, meta, cmask, cellrc, wk, islands):
     # bit masks, not arrays: this runs once per generated child
     tops = 0
@@ -411,7 +411,7 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, islands):
     return max(1, n)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _stuck(r, wk, nisl):
     """Tops of ``r`` that no top of ``r`` in their island (masks in wk[:nisl]) can eat (an eater is 1-3 higher)."""
     st = 0
@@ -425,7 +425,7 @@ DISCARD_DEPTH = 3
 WORK = NCARDS + 192  # scratch space of the bound: island masks, then the discard search's stack
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fewest_stuck(tops, stacked, discards, wk, nisl):
     """The fewest stuck tops left after discarding at most ``discards`` unstacked tops.
 
@@ -470,7 +470,7 @@ def _fewest_stuck(tops, stacked, discards, wk, nisl):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _lowest(m):
     c = 0
     while not (m >> c) & 1:
@@ -478,7 +478,7 @@ def _lowest(m):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _can_move(tops, movers, shark):
     """Whether a card that moves or swaps stacks is on top and has something it can still eat."""
     m = tops & movers
@@ -493,7 +493,7 @@ def _can_move(tops, movers, shark):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _islands(k0, k1, tops, cellrc, wk):
     """Split the tops into islands: groups linked by steps of Manhattan distance <= 2 between
     their stacks' cells.  Writes the islands' card masks into ``wk`` and returns how many."""
@@ -528,7 +528,7 @@ def _islands(k0, k1, tops, cellrc, wk):
 
 # -- transposition table ---------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _hash(k0, k1, meta):
     h = k0 * np.uint64(0x9E3779B97F4A7C15)
     h ^= (k1 + np.uint64(meta)) * np.uint64(0xC2B2AE3D27D4EB4F)
@@ -541,7 +541,7 @@ def _hash(k0, k1, meta):
 PROBES = 8
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def tt_lookup(tk0, tk1, tmeta, tval, k0, k1, meta):
     """Return the stored value word (value | exact << 8), or -1."""
     mask = np.uint64(tk0.shape[0] - 1)
@@ -556,7 +556,7 @@ def tt_lookup(tk0, tk1, tmeta, tval, k0, k1, meta):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, word, work):
     """Store; when the probe window is full, replace the entry with the least work below it."""
     mask = np.uint64(tk0.shape[0] - 1)
@@ -582,7 +582,7 @@ def tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, word, work):
     return fresh
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def tt_rehash(ok0, ok1, ometa, oval, owork, tk0, tk1, tmeta, tval, twork):
     """Move every entry of the old table into a larger one; returns the number of entries."""
     used = 0
@@ -597,7 +597,7 @@ def tt_rehash(ok0, ok1, ometa, oval, owork, tk0, tk1, tmeta, tval, twork):
 MAXD = 40  # frames: at most 15 turns from 16 stacks, plus one after-Whale node
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(
     fr,  # int64[MAXD, 12] frames, see F_* below
     ck0, ck1, cmeta, clb,  # child buffer
@@ -743,7 +743,7 @@ def search(
         _deliver(fr, d, ret)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _deliver(fr, d, ret):
     """A child of frame d returned ``ret``."""
     if ret < fr[d, 8]:
@@ -757,7 +757,7 @@ def _deliver(fr, d, ret):
 
 # -- whole-DAG walk (for grading) ------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _dag_find(dk0, dk1, dtag, k0, k1, meta):
     mask = np.uint64(dk0.shape[0] - 1)
     i = _hash(k0, k1, meta) & mask
@@ -769,7 +769,7 @@ def _dag_find(dk0, dk1, dtag, k0, k1, meta):
     return np.int64(-1)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _dag_put(dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot, k0, k1, meta, s, n, lo, hi, best):
     dk0[slot] = k0
     dk1[slot] = k1
@@ -781,7 +781,7 @@ def _dag_put(dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot, k0, k1, meta, s, n, 
     dbest[slot] = best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best):
     """Add one finished child's values to frame d."""
     fs[d] += s
@@ -794,7 +794,7 @@ def _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best):
         fbest[d] = best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dag_walk(root0, root1, rootmeta, target, max_nodes,
              ck0, ck1, cmeta, ab, prey, mid, bydist, dstart, maxd, cmask, cellrc,
              dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, ctl):
