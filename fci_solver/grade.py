@@ -18,6 +18,7 @@ is defined for every deal whose forgiveness was settled within the time budget.
 from __future__ import annotations
 
 import math
+import random
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -33,6 +34,9 @@ NEED_BONUS = 2.0
 SEA_CONFIGS = {name: SEA_CHOICES[name] for name in ("none", "shark", "whale", "both")}  # in the order solved
 DEFAULT_DAG_STATES = 1_000_000
 CHEAP_STATES = 500_000  # below this many search states a tier-only grade settles every first turn
+SAMPLE_STATES = 2_000  # each first turn's budget in the first round
+SAMPLE_TURNS = 48  # in the generator's loop, first turns tried before judging the deal by them
+FAR_BELOW = 1.0  # ... and dropping it when they score this far below the tier wanted
 
 
 def tier_of(score: float | None) -> str | None:
@@ -169,6 +173,9 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     n = len(kids)
     good = bad = 0
     undecided = list(kids)
+    if tier_only and stop_tier is not None:
+        # a fixed shuffle, so that the first turns settled first are a fair sample for far_off()
+        random.Random(n).shuffle(undecided)
     need = served_need(pos, minimum)
     bonus = NEED_BONUS if need else 0.0
 
@@ -186,15 +193,25 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
         # generator's climb better than a bound (and costs little on small layouts)
         return (hi < floor or lo >= ceil) and solver.states > CHEAP_STATES
 
+    def far_off() -> bool:
+        """In the generator's loop, after a sample of first turns at the cheap budget: do the ones
+        settled put the deal clearly below ``stop_tier``?  Not a proof: the deal is left without a tier."""
+        if not tier_only or stop_tier is None or need is None or not good:
+            return False
+        return math.log2((good + bad) / good) + bonus < tier_band(tier_index(stop_tier))[0] - FAR_BELOW
+
+    sampled_out = False
     if served is not None and not (tier_only and served > target):
         # Rounds over the undecided first turns with growing state budgets, so that one hard first
         # turn cannot starve the rest; budgets are states, not seconds, so a grade with
         # ``state_limit`` is the same on every machine.
         stop = False
-        for share in (20_000, 1_000_000, None):
+        for share in (SAMPLE_STATES, 20_000, 1_000_000, None):
             left = []
-            for ch in undecided:
+            for tried, ch in enumerate(undecided):
                 room = _room(solver, state_limit)
+                if share == SAMPLE_STATES and tried == SAMPLE_TURNS and far_off():
+                    stop = sampled_out = True
                 if stop or clock.over or (room is not None and room <= 0):
                     left.append(ch)
                     continue
@@ -248,6 +265,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
                 tier = tier_of(score_range[0])
         if tier is None:
             reason = ("not every fact was proven within the limits" if not tier_only or stop_tier is None
+                      else f"stopped: the first turns settled so far point well below {stop_tier}" if sampled_out
                       else f"stopped once the first turns showed the deal is not {stop_tier}")
     details = {"states": solver.states}
     if good:

