@@ -1,6 +1,7 @@
 """Grade a seeded batch of deals and print the share of each tier (the calibration batch).
 
     python benchmarks/grade_bench.py --layout standard --sea none --first 1 --count 500 --time-limit 120 --out grades.jsonl
+    python benchmarks/grade_bench.py --count 500 --time-limit 60 --tier-only --out calib.jsonl   # the tier alone
 
 Seeds are first..first+count-1 (``fci grade --random --seed N``).  Each grade is bounded by
 --time-limit; a deal whose facts are not settled in time has no tier and is counted as such.
@@ -44,6 +45,8 @@ def main():
     ap.add_argument("--target", type=int, default=1)
     ap.add_argument("--time-limit", type=float, default=120.0)
     ap.add_argument("--dag-states", type=int, default=200_000)
+    ap.add_argument("--tier-only", action="store_true",
+                    help="settle only what the tier needs (no Shark/Whale minima, no DAG walk; stop once the tier is fixed)")
     ap.add_argument("--out")
     ap.add_argument("--summary", help="only summarise an earlier --out file")
     a = ap.parse_args()
@@ -56,7 +59,7 @@ def main():
     for seed in range(a.first, a.first + a.count):
         pos = Deal.random(a.layout, seed).position(2, *parse_sea(a.sea))
         t = time.perf_counter()
-        g = grade(pos, cards, a.target, a.time_limit, a.dag_states)
+        g = grade(pos, cards, a.target, a.time_limit, a.dag_states, tier_only=a.tier_only)
         row = {"seed": seed, **g.to_dict(), "seconds": round(time.perf_counter() - t, 2)}
         rows.append(row)
         print(seed, row["tier"], row["minimum"], row["first_turns"], row["keeping"], row["seconds"], flush=True)

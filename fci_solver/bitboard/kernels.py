@@ -444,7 +444,7 @@ def _fewest_stuck(tops, stacked, discards, wk, nisl):
     rs[0] = tops
     last[0] = NCARDS
     depth[0] = 0
-    sp = 1  # at most 16 choices wait on each of DISCARD_DEPTH levels: 48 < 64
+    sp = 1  # pending choices: at most 16 per level on DISCARD_DEPTH levels, 48 < 64
     while sp > 0:
         sp -= 1
         r = rs[sp]
