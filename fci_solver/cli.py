@@ -40,6 +40,12 @@ def emit_json(obj) -> None:
 
 # -- shared options ------------------------------------------------------------
 
+def jobs_option(why: str):
+    """``--jobs``: threads that grade (the kernels release the GIL)."""
+    return click.option("--jobs", "-j", type=click.IntRange(min=1), default=lambda: min(os.cpu_count() or 1, 4),
+                        show_default="CPUs, at most 4", help=f"Threads that grade ({why}).")
+
+
 def deal_options(f=None, *, sea_default: str = "both"):
     """DEAL argument plus the options that choose a deal and its rules."""
     if f is None:
@@ -319,15 +325,16 @@ def _grade_lines(g) -> list[str]:
 @click.option("--state-limit", type=click.IntRange(min=1), help="Stop after this many search states (the same on every machine).")
 @click.option("--dag-states", type=click.IntRange(min=0), default=1_000_000, show_default=True, help="Largest state DAG to walk for the random player's chance (0: skip).")
 @click.option("--memory", type=click.IntRange(min=16), help="Transposition table budget in MiB.")
+@jobs_option("the facts do not depend on it")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory, quiet, as_json):
+def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory, jobs, quiet, as_json):
     """Prove how hard a deal is: minima by sea animals, forgiveness, random play, and a tier."""
     from .grade import grade
 
     progress = Progress("grade", enabled=not (quiet or as_json))
     g = grade(setup.start, setup.cards, target, time_limit, dag_states, memory,
-              progress=lambda n, best, unit="states": progress(n, best, unit), state_limit=state_limit)
+              progress=lambda n, best, unit="states": progress(n, best, unit), state_limit=state_limit, jobs=jobs)
     progress.close()
     if as_json:
         d = {"layout": setup.deal.layout.name if setup.deal else None, "deal": str(setup.deal) if setup.deal else None,
@@ -355,8 +362,7 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 @click.option("--max-candidates", type=click.IntRange(min=1), default=2000, show_default=True, help="Give up after grading this many deals.")
 @click.option("--grade-states", type=click.IntRange(min=1), default=5_000_000, show_default=True, help="Search states allowed per grade (a deal not settled is skipped; states, not seconds, keep seeds reproducible).")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write each puzzle and its solution as SVG files into this folder.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=lambda: min(os.cpu_count() or 1, 4), show_default="CPUs, at most 4",
-              help="Threads that grade (the puzzles do not depend on it).")
+@jobs_option("the puzzles do not depend on it")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_file, plain, max_candidates, grade_states,

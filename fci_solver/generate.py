@@ -110,7 +110,8 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
             ahead[c] = pool.submit(grade_of, c)
 
     def full(p: Puzzle) -> Puzzle:
-        g = grade(p.deal.position(margin, shark, whale), cards, target, state_limit=grade_states)
+        g = grade(p.deal.position(margin, shark, whale), cards, target, state_limit=grade_states,
+                  jobs=max(1, jobs // len(found)))
         return Puzzle(p.deal, g if g.tier == p.grade.tier else p.grade, p.candidates)
 
     def rate(c: tuple[int, ...], base: tuple[int, ...]) -> Grade:

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 
 from .cards import CardTable
 from .errors import FciError
 from .position import SEA_CHOICES, Position, sea_list, sea_word
-from .bitboard.search import BitboardSolver, Engine, dag_walk, key_of
+from .bitboard.search import DEFAULT_MEMORY_MIB, BitboardSolver, Engine, dag_walk, key_of
 
 TIERS = ("easy", "medium", "hard", "expert")
 # score = log2(first turns / first turns keeping the minimum) + NEED_BONUS if a served sea animal is needed
@@ -139,15 +141,19 @@ class _Clock:
 
 def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | None = None,
           dag_states: int = DEFAULT_DAG_STATES, memory: int | None = None, progress=None,
-          tier_only: bool = False, state_limit: int | None = None, stop_tier: str | None = None) -> Grade:
+          tier_only: bool = False, state_limit: int | None = None, stop_tier: str | None = None,
+          jobs: int = 1) -> Grade:
     """Grade ``pos`` (usually a fresh deal) against ``target`` with the bitboard engine.
 
     ``time_limit`` (seconds) and ``state_limit`` (search states, the same on every machine) bound
-    the searches; facts not settled within them are None and the tier is then None too.  ``progress(done, best, unit)`` is called now and then.  ``tier_only`` settles just
+    the searches; facts not settled within them are None and the tier is then None too.
+    ``progress(done, best, unit)`` is called now and then.  ``tier_only`` settles just
     the facts the tier needs (the served and the no-sea minimum, the forgiveness), and stops
     counting first turns as soon as the counts fix the tier, or, with ``stop_tier``, as soon as
     they show the deal is or is not of that tier: the generator's inner loop.  A tier fixed by
-    bounds on the forgiveness is as proven as one from the exact count.
+    bounds on the forgiveness is as proven as one from the exact count.  ``jobs`` threads settle
+    the first turns (not in the generator's loop, whose early stops depend on their order); the
+    facts do not depend on it, and with ``state_limit`` each thread gets an equal share.
     """
     t0 = time.perf_counter()
     clock = _Clock(time_limit)
@@ -201,37 +207,56 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
         return math.log2((good + bad) / good) + bonus < tier_band(tier_index(stop_tier))[0] - FAR_BELOW
 
     sampled_out = False
-    if served is not None and not (tier_only and served > target):
-        # Rounds over the undecided first turns with growing state budgets, so that one hard first
-        # turn cannot starve the rest; budgets are states, not seconds, so a grade with
-        # ``state_limit`` is the same on every machine.
-        stop = False
+    stop = False
+    lock = threading.Lock()
+
+    def settle(todo: list, eng: Engine, solver: BitboardSolver, limit: int | None) -> list:
+        """Rounds over the undecided first turns with growing state budgets, so that one hard first
+        turn cannot starve the rest; budgets are states, not seconds, so a grade with
+        ``state_limit`` is the same on every machine.  Returns the turns left undecided."""
+        nonlocal good, bad, stop, sampled_out
         for share in (SAMPLE_STATES, 20_000, 1_000_000, None):
             left = []
-            for tried, ch in enumerate(undecided):
-                room = _room(solver, state_limit)
+            for tried, ch in enumerate(todo):
+                room = _room(solver, limit)
                 if share == SAMPLE_STATES and tried == SAMPLE_TURNS and far_off():
                     stop = sampled_out = True
                 if stop or clock.over or (room is not None and room <= 0):
                     left.append(ch)
                     continue
                 if eng.lower_bound(ch) > served:
-                    bad += 1
-                    continue
-                cap = share if room is None else (room if share is None else min(share, room))
-                v = solver.value(eng, ch, served + 1, clock.deadline(), cap)
-                if v is None:
-                    left.append(ch)
-                elif v <= served:
-                    good += 1
+                    v = served + 1
                 else:
-                    bad += 1
-                stop = stop or (v is not None and enough())
-                if progress:
-                    progress(good + bad, None, "first turns")
-            undecided = left
-            if not undecided or stop:
+                    cap = share if room is None else (room if share is None else min(share, room))
+                    v = solver.value(eng, ch, served + 1, clock.deadline(), cap)
+                with lock:
+                    if v is None:
+                        left.append(ch)
+                        continue
+                    if v <= served:
+                        good += 1
+                    else:
+                        bad += 1
+                    stop = stop or enough()
+                    if progress:
+                        progress(good + bad, None, "first turns")
+            todo = left
+            if not todo or stop:
                 break
+        return todo
+
+    if served is not None and not (tier_only and served > target):
+        if jobs > 1 and stop_tier is None and len(undecided) > 1:
+            # one engine and table per thread, the turns dealt round-robin (the kernels release the GIL)
+            limit = None if state_limit is None else max(0, state_limit - solver.states) // jobs
+            helpers = [(Engine(pos.board, cards), BitboardSolver(cards, memory=(memory or DEFAULT_MEMORY_MIB) // jobs))
+                       for _ in range(jobs)]
+            with ThreadPoolExecutor(jobs) as pool:
+                parts = pool.map(lambda i: settle(undecided[i::jobs], *helpers[i], limit), range(jobs))
+                undecided = [ch for part in parts for ch in part]
+            solver.states += sum(h[1].states for h in helpers)  # so the state limit sees them
+        else:
+            undecided = settle(undecided, eng, solver, state_limit)
     keeping = good if served is not None and not undecided else None
     bounds = (good, n - bad) if served is not None else (0, n)
 

@@ -193,3 +193,10 @@ def test_a_tier_proven_from_bounds_is_printed_with_its_range():
     text = "\n".join(_grade_lines(bounded))
     assert "between 1 and 4 keep the minimum" in text
     assert "Tier: hard (score between 2.60 and 4.40" in text
+
+
+@pytest.mark.parametrize("pos", SMALL)
+def test_grading_on_two_threads_proves_the_same_facts(pos):
+    one, two = grade(pos, CARDS), grade(pos, CARDS, jobs=2)
+    fields = ("minimum", "needs", "first_turns", "keeping", "chance", "shortest", "longest", "score", "tier")
+    assert [getattr(two, f) for f in fields] == [getattr(one, f) for f in fields]
