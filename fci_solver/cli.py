@@ -40,10 +40,11 @@ def emit_json(obj) -> None:
 
 # -- shared options ------------------------------------------------------------
 
-def jobs_option(why: str):
+def jobs_option(why: str, cpus: bool = True):
     """``--jobs``: threads that grade (the kernels release the GIL)."""
-    return click.option("--jobs", "-j", type=click.IntRange(min=1), default=lambda: min(os.cpu_count() or 1, 4),
-                        show_default="CPUs, at most 4", help=f"Threads that grade ({why}).")
+    default = (lambda: min(os.cpu_count() or 1, 4)) if cpus else 1
+    return click.option("--jobs", "-j", type=click.IntRange(min=1), default=default,
+                        show_default="CPUs, at most 4" if cpus else True, help=f"Threads that grade ({why}).")
 
 
 def deal_options(f=None, *, sea_default: str = "both"):
@@ -362,7 +363,8 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 @click.option("--max-candidates", type=click.IntRange(min=1), default=2000, show_default=True, help="Give up after grading this many deals.")
 @click.option("--grade-states", type=click.IntRange(min=1), default=5_000_000, show_default=True, help="Search states allowed per grade (a deal not settled is skipped; states, not seconds, keep seeds reproducible).")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write each puzzle and its solution as SVG files into this folder.")
-@jobs_option("the puzzles do not depend on it")
+@jobs_option("the puzzles do not depend on it; a second thread grades the climb's next guess, "
+             "which paid off on small layouts only, see benchmarks/RESULTS.md", cpus=False)
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_file, plain, max_candidates, grade_states,
