@@ -374,7 +374,8 @@ def lower_bound(k0, k1, meta, cmask, cellrc, wk):
 
 @njit(cache=True, nogil=True)
 def quick_bound(k0, k1, meta, cmask, cellrc, wk):
-    """The lower bound without islands: cheap enough to run on every generated child.
+    """The bound without islands and without the search over discard choices (each discard is
+    assumed to remove one stuck unstacked top): cheap enough to run on every generated child.
 
     The search orders and prunes children with it and applies the full bound when it enters one.
     """
@@ -402,6 +403,12 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, islands):
         near = below >> (c - 3) if c >= 3 else below
         discards += _popcount(near) + shark
     wk[0] = tops
+    if not islands:
+        st = _stuck(tops, wk, 1)
+        n = _popcount(st & stacked) + max(0, _popcount(st & ~stacked) - discards)
+        if shark == 1 and _popcount(tops) >= 2:
+            n -= 1
+        return max(1, n)
     n = _fewest_stuck(tops, stacked, discards, wk, 1)
     if islands and n < _popcount(tops) and (meta & 2) == 0 and not _can_move(tops, cmask[1], shark):
         nisl = _islands(k0, k1, tops, cellrc, wk)
