@@ -403,16 +403,14 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, islands):
         near = below >> (c - 3) if c >= 3 else below
         discards += _popcount(near) + shark
     wk[0] = tops
-    if not islands:
+    if islands:
+        n = _fewest_stuck(tops, stacked, discards, wk, 1)
+        if n < _popcount(tops) and (meta & 2) == 0 and not _can_move(tops, cmask[1], shark):
+            nisl = _islands(k0, k1, tops, cellrc, wk)
+            n = _fewest_stuck(tops, stacked, discards, wk, nisl)
+    else:
         st = _stuck(tops, wk, 1)
         n = _popcount(st & stacked) + max(0, _popcount(st & ~stacked) - discards)
-        if shark == 1 and _popcount(tops) >= 2:
-            n -= 1
-        return max(1, n)
-    n = _fewest_stuck(tops, stacked, discards, wk, 1)
-    if islands and n < _popcount(tops) and (meta & 2) == 0 and not _can_move(tops, cmask[1], shark):
-        nisl = _islands(k0, k1, tops, cellrc, wk)
-        n = _fewest_stuck(tops, stacked, discards, wk, nisl)
     if shark == 1 and _popcount(tops) >= 2:
         n -= 1
     return max(1, n)
