@@ -294,19 +294,28 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, quiet, as_json):
 def _grade_lines(g) -> list[str]:
     """The facts of a grade as short lines of text."""
     m = g.minimum
-    mins = ", ".join(f"{k} {'?' if v is None else v}" for k, v in m.items())
-    out = [f"Minimum by sea animals: {mins}; needed for the best: {g.needs or 'unknown'}"]
+    skipped = g.details.get("not_computed", [])
+    if skipped:
+        # a generator's grade: only the facts its tier rests on
+        mins = ", ".join(f"{k} {v}" for k, v in m.items() if v is not None)
+        out = [f"Minimum by sea animals: {mins} (the others: fci grade DEAL)"]
+    else:
+        mins = ", ".join(f"{k} {'?' if v is None else v}" for k, v in m.items())
+        out = [f"Minimum by sea animals: {mins}; needed for the best: {g.needs or 'unknown'}"]
     if not g.first_turns:
         out.append("First turns: none (the game is over)")
     elif g.keeping is not None:
         out.append(f"First turns: {g.first_turns:,}; {g.keeping:,} keep the minimum ({g.keeping / g.first_turns:.0%})")
     else:
         lo, hi = g.keeping_bounds
-        out.append(f"First turns: {g.first_turns:,}; between {lo:,} and {hi:,} keep the minimum (not settled in time)")
+        why = "counted until they fixed the tier" if g.tier else "not settled in time"
+        out.append(f"First turns: {g.first_turns:,}; between {lo:,} and {hi:,} keep the minimum ({why})")
     if g.chance is not None:
         out.append(f"Random player ends with <= {g.target}: chance {g.chance:.4g} (exact, {g.dag_states:,} states walked)")
         if g.shortest is not None:
             out.append(f"Winning lines take {g.shortest} to {g.longest} turns")
+    elif skipped:
+        pass
     else:
         out.append("Random player's chance: not computed (the state DAG is larger than --dag-states)")
     if g.tier and g.score is not None:
@@ -361,14 +370,15 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 @click.option("--cards", "cards_file", type=click.Path(dir_okay=False), help="Card table JSON file.")
 @click.option("--plain", is_flag=True, help="Turn every ability off.")
 @click.option("--max-candidates", type=click.IntRange(min=1), default=2000, show_default=True, help="Give up after grading this many deals.")
-@click.option("--grade-states", type=click.IntRange(min=1), default=5_000_000, show_default=True, help="Search states allowed per grade (a deal not settled is skipped; states, not seconds, keep seeds reproducible).")
+@click.option("--grade-states", type=click.IntRange(min=1), default=2_000_000, show_default=True, help="Search states allowed per grade (a deal not settled is skipped; states, not seconds, keep seeds reproducible).")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write each puzzle and its solution as SVG files into this folder.")
+@click.option("--full-grade", is_flag=True, help="Grade each puzzle found for every fact (minima with each sea choice, exact forgiveness, random play); much slower than the tier.")
 @jobs_option("the puzzles do not depend on it; a second thread grades the climb's next guess, "
              "which paid off on small layouts only, see benchmarks/RESULTS.md", cpus=False)
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_file, plain, max_candidates, grade_states,
-                 svg_dir, jobs, quiet, as_json):
+                 svg_dir, full_grade, jobs, quiet, as_json):
     """Find COUNT distinct deals of a difficulty tier, each graded exactly, reproducible from --seed.
 
     Quick on small layouts; on 16-cell layouts one exact grade takes minutes (see the README).
@@ -383,7 +393,8 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
     shark, whale = parse_sea(sea)
     progress = Progress("generate", enabled=not (quiet or as_json))
     puzzles = generate(L, difficulty, count, seed, cards, shark, whale, target, margin, max_candidates, grade_states,
-                       progress=lambda n, best: progress(n, None, f"deals graded ({best})"), jobs=jobs)
+                       progress=lambda n, best: progress(n, None, f"deals graded ({best})"), jobs=jobs,
+                       full_grade=full_grade)
     progress.close()
     files = _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale, target) if svg_dir else []
     if as_json:

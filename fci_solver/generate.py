@@ -25,8 +25,10 @@ from .errors import FciError
 from .grade import TIERS, Grade, grade, tier_band, tier_index
 from .layouts import Layout, load_layout
 from .position import DEFAULT_MARGIN, N_CARDS, Deal
+from .bitboard.search import Engine, key_of
 
 STALL = 12  # changes without progress before a restart
+PROPOSALS = 6  # deals drawn per step, of which the climb grades the most promising
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,15 @@ def _guide(g: Grade, tier: int) -> float:
     return math.inf if est is None else max(distance(est, tier), 1e-3)
 
 
+def _direction(g: Grade, tier: int) -> int:
+    """+1 when the climb should raise the score of ``g``'s deal, -1 to lower it, 0 when unknown."""
+    value = g.score if g.score is not None else g.details.get("estimate")
+    if value is None:
+        return 0
+    lo, hi = tier_band(tier)
+    return 1 if value < lo else (-1 if value >= hi else 0)
+
+
 def _neighbour(cards: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
     c = list(cards)
     unused = sorted(set(range(N_CARDS)) - set(c))
@@ -72,14 +83,17 @@ def _neighbour(cards: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
 
 def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards: CardTable,
              shark: bool = False, whale: bool = False, target: int = 1, margin: int = DEFAULT_MARGIN,
-             max_candidates: int = 2000, grade_states: int | None = 5_000_000, progress=None,
-             jobs: int = 1) -> list[Puzzle]:
+             max_candidates: int = 2000, grade_states: int | None = 2_000_000, progress=None,
+             jobs: int = 1, full_grade: bool = False) -> list[Puzzle]:
     """``count`` distinct deals of the tier ``difficulty`` (see :mod:`.grade`), reproducible from ``seed``.
 
     ``grade_states`` bounds each grade in search states (a deal not settled within it is skipped;
     states, not seconds, so the same seed gives the same puzzles on any machine);
     ``max_candidates`` bounds the whole run; ``jobs`` threads grade (the result does not depend on
-    it).  Raises :class:`FciError` when the tier cannot be reached.
+    it).  Each puzzle comes with the grade that proved its tier: the facts the tier rests on, the
+    forgiveness often only bounded (a bound that fixes the tier is a proof); ``full_grade`` grades
+    each puzzle again for every fact of :func:`.grade` (the minima with other sea animals and the
+    exact count cost far more than the tier).  Raises :class:`FciError` when the tier cannot be reached.
     """
     want = tier_index(difficulty)
     layout = load_layout(layout)
@@ -99,13 +113,38 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
         pos = Deal(layout, c).position(margin, shark, whale)
         return grade(pos, cards, target, tier_only=True, state_limit=grade_states, stop_tier=difficulty)
 
-    def guess(base: tuple[int, ...]) -> None:
+    eng = Engine(Deal(layout, tuple(range(n))).board(margin), cards)
+    turns: dict[tuple[int, ...], int] = {}
+    fewest = 2 ** (tier_band(want)[0] + 1)
+
+    def first_turns(c: tuple[int, ...]) -> int:
+        if c not in turns:
+            turns[c] = len(eng.next_states(key_of(Deal(layout, c).position(margin, shark, whale))))
+        return turns[c]
+
+    def pick(options: list, direction: int) -> tuple[int, ...]:
+        """The most promising of a few drawn deals, judged by a count that costs a millisecond:
+        deals with few first turns are the hard ones (a hard standard deal has 50-110, an easy one
+        200-600), so a climb upwards takes the fewest and one downwards the most."""
+        unseen = [c for c in options if c not in seen] or options
+        if direction == 0:
+            return unseen[0]
+        # but a deal needs at least 2 ** (floor + 1) first turns to be likely of the tier (a
+        # score of s needs 2 ** s of them for each that keeps the minimum), and the climb must
+        # not sink into deals where hardly anything can eat
+        enough = [c for c in unseen if first_turns(c) >= fewest] or unseen
+        return min(enough, key=lambda c: direction * first_turns(c))
+
+    def propose(base: tuple[int, ...], g: Grade, r: random.Random) -> tuple[int, ...]:
+        return pick([_neighbour(base, r) for _ in range(PROPOSALS)], _direction(g, want))
+
+    def guess(base: tuple[int, ...], g: Grade) -> None:
         """Start grading the neighbour of ``base`` that the climb's random stream draws next."""
         if pool is None or any(not f.done() for f in ahead.values()):
             return
         twin = random.Random()
         twin.setstate(rng.getstate())
-        c = _neighbour(base, twin)
+        c = propose(base, g, twin)
         if c not in seen and c not in ahead:
             ahead[c] = pool.submit(grade_of, c)
 
@@ -114,14 +153,15 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
                   jobs=max(1, jobs // len(found)))
         return Puzzle(p.deal, g if g.tier == p.grade.tier else p.grade, p.candidates)
 
-    def rate(c: tuple[int, ...], base: tuple[int, ...]) -> Grade:
-        """Grade ``c``; ``base`` is the deal the climb will change next if ``c`` is not kept."""
+    def rate(c: tuple[int, ...], base: tuple[int, ...] | None = None, gbase: Grade | None = None) -> Grade:
+        """Grade ``c``; ``base`` (graded ``gbase``) is the deal the climb changes next if ``c`` is not kept."""
         nonlocal tried
         if c in seen:
             return seen[c]
         tried += 1
         fut = ahead.pop(c, None)
-        guess(base)
+        if base is not None:
+            guess(base, gbase)
         g = fut.result() if fut is not None else grade_of(c)
         seen[c] = g
         if progress:
@@ -129,28 +169,34 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
         return g
 
     def fresh() -> tuple[int, ...]:
-        return tuple(rng.sample(range(N_CARDS), n))
+        return pick([tuple(rng.sample(range(N_CARDS), n)) for _ in range(PROPOSALS)], 1 if want >= 2 else 0)
 
     try:
+        cur = None
         while len(found) < count:
             if tried >= max_candidates or len(seen) >= space:
                 break
-            cur = fresh()
-            g = rate(cur, cur)
+            if cur is None:
+                cur = fresh()
+                g = rate(cur)
             stall = 0
             while stall < STALL and tried < max_candidates and len(seen) < space:
                 if g.tier == TIERS[want] and cur not in {p.deal.cards for p in found}:
                     found.append(Puzzle(Deal(layout, cur), g, tried))
+                    # the next puzzle is sought next to this one: a deal of the tier is
+                    # surrounded by deals near it, where a fresh random deal is mostly easy
                     break
-                nxt = _neighbour(cur, rng)
+                nxt = propose(cur, g, rng)
                 if nxt in seen:
                     stall += 1
                     continue
-                ng = rate(nxt, cur)
+                ng = rate(nxt, cur, g)
                 now, then = _guide(ng, want), _guide(g, want)
                 if now <= then:
                     cur, g = nxt, ng
                 stall = 0 if now < then else stall + 1
+            else:
+                cur = None  # stalled: start again from a fresh deal
         if len(found) < count:
             where = f"layout {layout.name!r}"
             if len(seen) >= space:
@@ -159,7 +205,8 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
             got = f"; found: {'; '.join(str(p.deal) for p in found)}" if found else ""
             raise FciError(f"found {len(found)} of {count} {difficulty} puzzles on {where} after grading {tried} deals "
                            f"(raise --max-candidates, or ask for another tier){got}")
-        # the puzzles are served with their full grade (every fact, not just the tier's)
+        if not full_grade:
+            return found  # each with the grade that proved its tier
         return list(pool.map(full, found)) if pool is not None else [full(p) for p in found]
     finally:
         if pool is not None:

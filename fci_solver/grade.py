@@ -161,28 +161,40 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     solver = BitboardSolver(cards, memory=memory)
     served_sea = sea_word(pos.shark, pos.whale)
 
-    # 1. minimum with each choice of sea animals (one table: the keys include the sea bits)
-    minimum = {}
-    wanted = {"none", served_sea} if tier_only else set(SEA_CONFIGS)
-    for name, (shark, whale) in SEA_CONFIGS.items():
-        if name not in wanted:
-            minimum[name] = None
-            continue
-        minimum[name] = _minimum(solver, eng, pos.replace(shark=shark, whale=whale), clock, state_limit)
-        if progress:
-            progress(solver.states, None, "states")
-    served = minimum[served_sea]
-
-    # 2. forgiveness: first turns that keep the served minimum
     root = key_of(pos)
     kids = sorted(eng.next_states(root))
     n = len(kids)
+
+    # 1. minimum with each choice of sea animals (one table: the keys include the sea bits).
+    # A tier-only grade of a deal served without sea animals skips the search from the deal
+    # itself: it asks each first turn whether it reaches the deal's lower bound, and one that does
+    # proves the minimum.  The first turns are asked that anyway, cheap ones first, where the
+    # search from the deal would first prove its failing first turns (one deal in four costs
+    # 0.4-2.3M states that way).  Only when no first turn reaches the bound is the minimum searched.
+    minimum = dict.fromkeys(SEA_CONFIGS)
+    bound = eng.lower_bound(root)
+    guessing = tier_only and served_sea == "none" and kids and bound <= target
+    wanted = set() if guessing else {"none", served_sea} if tier_only else set(SEA_CONFIGS)
+
+    def minima(wanted) -> None:
+        for name, (shark, whale) in SEA_CONFIGS.items():
+            if name in wanted:
+                minimum[name] = _minimum(solver, eng, pos.replace(shark=shark, whale=whale), clock, state_limit)
+                if progress:
+                    progress(solver.states, None, "states")
+
+    minima(wanted)
+    served = bound if guessing else minimum[served_sea]
+    minimum_states = solver.states
+
+    # 2. forgiveness: first turns that keep the served minimum
     good = bad = 0
     undecided = list(kids)
     if tier_only and stop_tier is not None:
         # a fixed shuffle, so that the first turns settled first are a fair sample for far_off()
         random.Random(n).shuffle(undecided)
-    need = served_need(pos, minimum)
+    order = list(undecided)
+    need = False if guessing else served_need(pos, minimum)
     bonus = NEED_BONUS if need else 0.0
 
     def enough() -> bool:
@@ -219,7 +231,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
             left = []
             for tried, ch in enumerate(todo):
                 room = _room(solver, limit)
-                if share == SAMPLE_STATES and tried == SAMPLE_TURNS and far_off():
+                if share is not None and tried and tried % SAMPLE_TURNS == 0 and far_off():
                     stop = sampled_out = True
                 if stop or clock.over or (room is not None and room <= 0):
                     left.append(ch)
@@ -243,6 +255,10 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
             todo = left
             if not todo or stop:
                 break
+            if share is not None and far_off():
+                # the whole round, not just a sample, points well below the tier wanted
+                stop = sampled_out = True
+                break
         return todo
 
     if served is not None and not (tier_only and served > target):
@@ -257,6 +273,18 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
             solver.states += sum(h[1].states for h in helpers)  # so the state limit sees them
         else:
             undecided = settle(undecided, eng, solver, state_limit)
+    if guessing:
+        if good:
+            minimum["none"] = served  # a first turn reaches the lower bound
+        else:
+            # no first turn was shown to reach the bound: search the minimum, then count again
+            minima({"none"})
+            served = minimum["none"]
+            good = bad = 0
+            stop = sampled_out = False
+            undecided = list(order)
+            if served is not None and served <= target:
+                undecided = settle(undecided, eng, solver, state_limit)
     keeping = good if served is not None and not undecided else None
     bounds = (good, n - bad) if served is not None else (0, n)
 
@@ -292,7 +320,9 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
             reason = ("not every fact was proven within the limits" if not tier_only or stop_tier is None
                       else f"stopped: the first turns settled so far point well below {stop_tier}" if sampled_out
                       else f"stopped once the first turns showed the deal is not {stop_tier}")
-    details = {"states": solver.states}
+    details = {"states": solver.states, "minimum_states": minimum_states}
+    if tier_only:
+        details["not_computed"] = ["minima with other sea animals", "random player's chance"]
     if good:
         # a sampled estimate from the first turns settled so far: guidance for the generator only
         details["estimate"] = math.log2((good + bad) / good) + bonus

@@ -108,9 +108,44 @@ def test_generated_puzzles_land_in_their_tier_and_repeat_with_the_seed():
     assert [(p.deal.cards, p.candidates, p.grade.score) for p in c] == [(p.deal.cards, p.candidates, p.grade.score) for p in a]
     assert len({p.deal.cards for p in a}) == 2
     for p in a:
+        # served with the grade that proved the tier: an exact score, or bounds that fix it
         again = grade(p.deal.position(2, False, False), CARDS)
-        assert again.tier == "hard" and again.score == p.grade.score
+        assert again.tier == "hard" == p.grade.tier
         assert math.log2(again.first_turns / again.keeping) == pytest.approx(again.score)
+        if p.grade.score is not None:
+            assert p.grade.score == pytest.approx(again.score)
+        else:
+            lo, hi = p.grade.score_range
+            assert lo - 1e-9 <= again.score <= hi + 1e-9
+            klo, khi = p.grade.keeping_bounds
+            assert klo <= again.keeping <= khi
+
+
+def test_generate_can_serve_every_fact():
+    [p] = generate(SIX, "medium", 1, seed=5, cards=CARDS, full_grade=True)
+    again = grade(p.deal.position(2, False, False), CARDS)
+    for fact in ("minimum", "needs", "first_turns", "keeping", "chance", "shortest", "longest", "score", "tier"):
+        assert getattr(p.grade, fact) == getattr(again, fact)
+
+
+@pytest.mark.parametrize("target", [1, 2])
+@pytest.mark.parametrize("pos", [
+    board("4 3 2\n1 0 .", sea="none"),
+    board("7 5 4 3", sea="none", margin=1),
+    board("11 9 8\n5 . 6", sea="none"),  # the lower bound says 1, the minimum is 2
+])
+def test_a_tier_only_grade_finds_the_minimum_through_the_first_turns(pos, target):
+    # served without sea animals, the generator's grade asks the first turns, not the deal,
+    # whether the lower bound is reached (and searches the deal only when none does); the
+    # minimum and the tier are the true ones all the same
+    minimum, _, _ = brute(pos, target)
+    g = grade(pos, CARDS, target, tier_only=True)
+    full = grade(pos, CARDS, target)
+    assert g.minimum["none"] == minimum(pos) == full.minimum["none"]
+    assert g.minimum["shark"] is g.minimum["whale"] is g.minimum["both"] is None
+    assert g.tier == full.tier
+    lo, hi = g.keeping_bounds
+    assert full.keeping is None or lo <= full.keeping <= hi
 
 
 def test_generate_cli_json_and_svg(tmp_path):

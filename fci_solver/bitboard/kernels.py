@@ -599,6 +599,7 @@ def tt_rehash(ok0, ok1, ometa, oval, owork, tk0, tk1, tmeta, tval, twork):
 
 # -- search ----------------------------------------------------------------------------------
 
+ETC_DEPTH = 4
 MAXD = 40  # frames: at most 15 turns from 16 stacks, plus one after-Whale node
 
 
@@ -671,14 +672,32 @@ def search(
                     # order children by their lower bound (smaller first)
                     # generation order (low predators first) breaks ties: it found wins fastest
                     # among the orderings tried (see benchmarks/RESULTS.md)
+                    # the table is probed for every child first (enhanced transposition cutoff):
+                    # a child already known to reach this node's bound ends the node at once, and a
+                    # stored bound is a tighter key than the quick one.  Grading runs hundreds of
+                    # searches over one table, where most of these hits happen.
                     lo_b = INF
                     hi_b = 0
+                    hit = -1
                     for j in range(start, end):
                         v = quick_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
+                        w = tt_lookup(tk0, tk1, tmeta, tval, ck0[j], ck1[j], cmeta[j]) if d < ETC_DEPTH else -1
+                        if w >= 0:
+                            tv = w & 255
+                            if (w >> 8) == 1:
+                                v = tv
+                                if tv <= lb:
+                                    hit = tv
+                                    break
+                            elif tv > v:
+                                v = tv
                         clb[j] = v
                         lo_b = min(lo_b, v)
                         hi_b = max(hi_b, v)
-                    if lo_b != hi_b:  # all equal (the common case): keep generation order
+                    if hit >= 0:
+                        ctl[8] += tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, hit | 256, min(end - start, 255))
+                        ret = hit
+                    elif lo_b != hi_b:  # all equal (the common case): keep generation order
                         order = np.argsort(clb[start:end], kind="mergesort")
                         t0 = ck0[start:end].copy()
                         t1 = ck1[start:end].copy()
@@ -690,12 +709,13 @@ def search(
                             ck1[start + j] = t1[o]
                             cmeta[start + j] = tm[o]
                             clb[start + j] = tl[o]
-                    fr[d, 4] = lb
-                    fr[d, 6] = end
-                    fr[d, 7] = start
-                    fr[d, 8] = beta
-                    fr[d, 9] = -1
-                    fr[d, 10] = INF
+                    if hit < 0:
+                        fr[d, 4] = lb
+                        fr[d, 6] = end
+                        fr[d, 7] = start
+                        fr[d, 8] = beta
+                        fr[d, 9] = -1
+                        fr[d, 10] = INF
             if ret >= 0:
                 # return to the parent
                 if d == 0:
