@@ -2,9 +2,11 @@
 
     python benchmarks/grade_bench.py --layout standard --sea none --first 1 --count 500 --time-limit 120 --out grades.jsonl
     python benchmarks/grade_bench.py --count 500 --time-limit 60 --tier-only --out calib.jsonl   # the tier alone
+    python benchmarks/grade_bench.py --count 250 --state-limit 10000000 --tier-only --out calib.jsonl
 
 Seeds are first..first+count-1 (``fci grade --random --seed N``).  Each grade is bounded by
---time-limit; a deal whose facts are not settled in time has no tier and is counted as such.
+--time-limit or --state-limit; a deal whose facts are not settled within it has no tier and is
+counted as such.
 With --out, one JSON line per deal is appended as it finishes (so a long batch can be resumed
 with --first and summarised with --summary FILE).
 """
@@ -43,7 +45,9 @@ def main():
     ap.add_argument("--first", type=int, default=1)
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--target", type=int, default=1)
-    ap.add_argument("--time-limit", type=float, default=120.0)
+    ap.add_argument("--time-limit", type=float, default=None)
+    ap.add_argument("--state-limit", type=int, default=None,
+                    help="bound each grade in search states instead (the same on every machine, and a paused run is unaffected)")
     ap.add_argument("--dag-states", type=int, default=200_000)
     ap.add_argument("--tier-only", action="store_true",
                     help="settle only what the tier needs (no Shark/Whale minima, no DAG walk; stop once the tier is fixed)")
@@ -59,7 +63,7 @@ def main():
     for seed in range(a.first, a.first + a.count):
         pos = Deal.random(a.layout, seed).position(2, *parse_sea(a.sea))
         t = time.perf_counter()
-        g = grade(pos, cards, a.target, a.time_limit, a.dag_states, tier_only=a.tier_only)
+        g = grade(pos, cards, a.target, a.time_limit, a.dag_states, tier_only=a.tier_only, state_limit=a.state_limit)
         row = {"seed": seed, **g.to_dict(), "seconds": round(time.perf_counter() - t, 2)}
         rows.append(row)
         print(seed, row["tier"], row["minimum"], row["first_turns"], row["keeping"], row["seconds"], flush=True)
