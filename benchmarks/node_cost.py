@@ -1,0 +1,86 @@
+"""What one search state costs: child generation, the quick bound on every child, the full bound.
+
+    python benchmarks/node_cost.py
+
+Positions: up to 400 random ones at each of 1..6 turns into seeded standard deals 1-5 (no sea
+animals).  Each kernel runs over all of them in one compiled loop; microseconds per position.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+from numba import njit
+
+from fci_solver.bitboard import kernels as K
+from fci_solver.bitboard.search import Engine, key_of
+from fci_solver.cards import standard_cards
+from fci_solver.position import Deal
+
+
+@njit
+def children(k0, k1, km, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cm, cmask, cellrc, bound):
+    pos = np.empty(16, np.int64)
+    stk = np.empty(16, np.int64)
+    board = np.empty(bydist.shape[0], np.int64)
+    wk = np.empty(K.WORK, np.int64)
+    total = 0
+    for i in range(k0.shape[0]):
+        n = K.gen_children_into(k0[i], k1[i], km[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cm, 0,
+                                ck0.shape[0], pos, stk, board)
+        total += n
+        if bound:
+            for j in range(n):
+                K.quick_bound(ck0[j], ck1[j], cm[j], cmask, cellrc, wk)
+    return total
+
+
+@njit
+def bounds(k0, k1, km, cmask, cellrc):
+    wk = np.empty(K.WORK, np.int64)
+    total = 0
+    for i in range(k0.shape[0]):
+        total += K.lower_bound(k0[i], k1[i], km[i], cmask, cellrc, wk)
+    return total
+
+
+def timed(f, *args, repeat=5):
+    f(*args)
+    t = time.perf_counter()
+    for _ in range(repeat):
+        r = f(*args)
+    return r, (time.perf_counter() - t) / repeat
+
+
+def main():
+    cards = standard_cards()
+    keys = []
+    for seed in range(1, 6):
+        pos = Deal.random("standard", seed).position(2, False, False)
+        eng = Engine(pos.board, cards)
+        rng = random.Random(seed)
+        frontier = [key_of(pos)]
+        for _ in range(6):
+            nxt = [k for f in frontier for k in sorted(eng.next_states(f))]
+            rng.shuffle(nxt)
+            frontier = nxt[:400]
+            keys.extend(frontier)
+    k0 = np.array([k[0] for k in keys], np.uint64)
+    k1 = np.array([k[1] for k in keys], np.uint64)
+    km = np.array([k[2] for k in keys], np.int64)
+    ck0, ck1, cm, _ = eng.buffers()
+    geo = (eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, ck0, ck1, cm, eng.cmask, eng.cellrc)
+    n = len(keys)
+    kids, gen = timed(children, k0, k1, km, *geo, False)
+    _, both = timed(children, k0, k1, km, *geo, True)
+    _, full = timed(bounds, k0, k1, km, eng.cmask, eng.cellrc)
+    print(f"{n} positions, {kids / n:.0f} children each on average")
+    print(f"generate children: {gen * 1e6 / n:.2f} us per position")
+    print(f"... and the quick bound on each child: {(both - gen) * 1e6 / n:.2f} us more")
+    print(f"full lower bound: {full * 1e6 / n:.2f} us per position")
+
+
+if __name__ == "__main__":
+    main()
