@@ -20,7 +20,7 @@ import time
 from collections import Counter
 
 from fci_solver.cards import standard_cards
-from fci_solver.grade import TIERS, grade
+from fci_solver.grade import TIERS, grade, tier_of
 from fci_solver.position import Deal, parse_sea
 
 
@@ -32,10 +32,22 @@ def summary(rows) -> str:
            "|---|" + "---|" * len(order) + "---|---|",
            f"| {len(rows)} | " + " | ".join(f"{tiers[k]} ({tiers[k] / len(rows):.0%})" for k in order)
            + f" | {statistics.median(secs):.1f} | {max(secs):.1f} |"]
+    # a deal whose tier was not fixed still has its score bounded by the first turns settled
+    unfixed = Counter(_span(r) for r in rows if r["tier"] is None)
+    if unfixed:
+        out.append("\nnot fixed, by the tiers the proven bounds still allow: "
+                   + ", ".join(f"{k} {v}" for k, v in sorted(unfixed.items(), key=lambda kv: -kv[1])))
     forg = [r["forgiveness"] for r in rows if r["forgiveness"] is not None]
     if forg:
         out.append(f"\nforgiveness: min {min(forg):.3f}, median {statistics.median(forg):.3f}, max {max(forg):.3f}")
     return "\n".join(out)
+
+
+def _span(row) -> str:
+    if row.get("score_range") is None:
+        return "no puzzle (minimum above the target)" if (row["reason"] or "").startswith("the deal cannot") else "unknown"
+    lo, hi = (tier_of(x) for x in row["score_range"])
+    return lo if lo == hi else f"{lo} to {hi}"
 
 
 def main():
