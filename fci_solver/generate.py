@@ -1,10 +1,13 @@
 """Puzzles of a chosen difficulty: local search over deals, every candidate graded exactly.
 
-Random deals are mostly easy, so the generator climbs: from a random deal it tries a small change
-(swap the cards of two cells, or on a layout with fewer than 16 cells put an unused card in one),
-grades the result, and keeps the change when the score moves toward the requested tier.  After a
-run of changes that do not help it starts again from a fresh random deal.  Everything draws from
-one ``random.Random(seed)``, so the same seed gives the same puzzles.
+Random deals are mostly easy, so the generator climbs: from a random deal it draws a few small
+changes (swap the cards of two cells, or on a layout with fewer than 16 cells put an unused card
+in one), grades the most promising of them, and keeps the change when the score moves toward the
+requested tier.  "Most promising" is judged by the number of first turns, which costs a
+millisecond where a grade costs a second: the hard deals are those with few.  After a run of
+changes that do not help it starts again from a fresh deal; after finding a puzzle it goes on
+from it, since deals of a tier lie near each other.  Everything draws from one
+``random.Random(seed)``, so the same seed gives the same puzzles.
 
 With ``jobs`` > 1 the climb grades ahead: while it grades one candidate, another thread grades the
 candidate it will try next if this one is rejected (the kernels release the GIL).  A grade depends
