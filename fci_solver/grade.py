@@ -37,6 +37,7 @@ SEA_CONFIGS = {name: SEA_CHOICES[name] for name in ("none", "shark", "whale", "b
 DEFAULT_DAG_STATES = 1_000_000
 CHEAP_STATES = 500_000  # below this many search states a tier-only grade settles every first turn
 SAMPLE_STATES = 2_000  # each first turn's budget in the first round
+ROUNDS = (SAMPLE_STATES, 10_000, 50_000, 250_000, 2_000_000, None)  # growing budgets per first turn
 SAMPLE_TURNS = 48  # in the generator's loop, first turns tried before judging the deal by them
 FAR_BELOW = 1.0  # ... and dropping it when they score this far below the tier wanted
 
@@ -227,7 +228,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
         turn cannot starve the rest; budgets are states, not seconds, so a grade with
         ``state_limit`` is the same on every machine.  Returns the turns left undecided."""
         nonlocal good, bad, stop, sampled_out
-        for share in (SAMPLE_STATES, 20_000, 1_000_000, None):
+        for share in ROUNDS:
             left = []
             for tried, ch in enumerate(todo):
                 room = _room(solver, limit)
