@@ -372,13 +372,14 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 @click.option("--max-candidates", type=click.IntRange(min=1), default=2000, show_default=True, help="Give up after grading this many deals.")
 @click.option("--grade-states", type=click.IntRange(min=1), default=2_000_000, show_default=True, help="Search states allowed per grade (a deal not settled is skipped; states, not seconds, keep seeds reproducible).")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write each puzzle and its solution as SVG files into this folder.")
+@click.option("--spread", type=click.IntRange(min=1), default=1, show_default=True, help="Cells in which any two puzzles must differ (the climb goes on from each puzzle found, so with 1 they are often a swap apart).")
 @click.option("--full-grade", is_flag=True, help="Grade each puzzle found for every fact (minima with each sea choice, exact forgiveness, random play); much slower than the tier.")
 @jobs_option("the puzzles do not depend on it; a second thread grades the climb's next guess, "
              "which paid off on small layouts only, see benchmarks/RESULTS.md", cpus=False)
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_file, plain, max_candidates, grade_states,
-                 svg_dir, full_grade, jobs, quiet, as_json):
+                 svg_dir, spread, full_grade, jobs, quiet, as_json):
     """Find COUNT distinct deals of a difficulty tier, each graded exactly, reproducible from --seed.
 
     Five hard standard puzzles take about a minute, small layouts seconds; each puzzle is served
@@ -395,7 +396,7 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
     progress = Progress("generate", enabled=not (quiet or as_json))
     puzzles = generate(L, difficulty, count, seed, cards, shark, whale, target, margin, max_candidates, grade_states,
                        progress=lambda n, best: progress(n, None, f"deals graded ({best})"), jobs=jobs,
-                       full_grade=full_grade)
+                       full_grade=full_grade, spread=spread)
     progress.close()
     files = _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale, target) if svg_dir else []
     if as_json:

@@ -73,6 +73,11 @@ def _direction(g: Grade, tier: int) -> int:
     return 1 if value < lo else (-1 if value >= hi else 0)
 
 
+def _apart(a: tuple[int, ...], b: tuple[int, ...]) -> int:
+    """Cells whose cards differ between two deals."""
+    return sum(x != y for x, y in zip(a, b))
+
+
 def _neighbour(cards: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
     c = list(cards)
     unused = sorted(set(range(N_CARDS)) - set(c))
@@ -87,13 +92,14 @@ def _neighbour(cards: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
 def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards: CardTable,
              shark: bool = False, whale: bool = False, target: int = 1, margin: int = DEFAULT_MARGIN,
              max_candidates: int = 2000, grade_states: int | None = 2_000_000, progress=None,
-             jobs: int = 1, full_grade: bool = False) -> list[Puzzle]:
+             jobs: int = 1, full_grade: bool = False, spread: int = 1) -> list[Puzzle]:
     """``count`` distinct deals of the tier ``difficulty`` (see :mod:`.grade`), reproducible from ``seed``.
 
     ``grade_states`` bounds each grade in search states (a deal not settled within it is skipped;
     states, not seconds, so the same seed gives the same puzzles on any machine);
     ``max_candidates`` bounds the whole run; ``jobs`` threads grade (the result does not depend on
-    it).  Each puzzle comes with the grade that proved its tier: the facts the tier rests on, the
+    it).  Any two puzzles differ in at least ``spread`` cells (the climb goes on from each puzzle
+    it finds, so with 1 they are often a swap apart).  Each puzzle comes with the grade that proved its tier: the facts the tier rests on, the
     forgiveness often only bounded (a bound that fixes the tier is a proof); ``full_grade`` grades
     each puzzle again for every fact of :func:`.grade` (the minima with other sea animals and the
     exact count cost far more than the tier).  Raises :class:`FciError` when the tier cannot be reached.
@@ -103,6 +109,8 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
     n = len(layout)
     if n < 2:
         raise FciError(f"layout {layout.name!r} has {n} cell; a puzzle needs at least 2")
+    if not 1 <= spread <= n:
+        raise FciError(f"--spread must be between 1 and the {n} cells of layout {layout.name!r}, got {spread}")
     space = comb(N_CARDS, n) * factorial(n)
     rng = random.Random(seed)
     seen: dict[tuple[int, ...], Grade] = {}
@@ -184,7 +192,7 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
                 g = rate(cur)
             stall = 0
             while stall < STALL and tried < max_candidates and len(seen) < space:
-                if g.tier == TIERS[want] and cur not in {p.deal.cards for p in found}:
+                if g.tier == TIERS[want] and all(_apart(cur, p.deal.cards) >= spread for p in found):
                     found.append(Puzzle(Deal(layout, cur), g, tried))
                     # the next puzzle is sought next to this one: a deal of the tier is
                     # surrounded by deals near it, where a fresh random deal is mostly easy

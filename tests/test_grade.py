@@ -121,6 +121,14 @@ def test_generated_puzzles_land_in_their_tier_and_repeat_with_the_seed():
             assert klo <= again.keeping <= khi
 
 
+def test_puzzles_differ_in_at_least_spread_cells():
+    ps = generate(SIX, "hard", 3, seed=3, cards=CARDS, spread=4)
+    for i, a in enumerate(ps):
+        assert a.grade.tier == "hard"
+        for b in ps[:i]:
+            assert sum(x != y for x, y in zip(a.deal.cards, b.deal.cards)) >= 4
+
+
 def test_generate_can_serve_every_fact():
     [p] = generate(SIX, "medium", 1, seed=5, cards=CARDS, full_grade=True)
     again = grade(p.deal.position(2, False, False), CARDS)
@@ -171,6 +179,7 @@ def test_generate_cli_json_and_svg(tmp_path):
     (["generate", "-d", "impossible"], "unknown difficulty 'impossible'"),
     (["generate", "-d", "expert", "-l", "{two}"], "has only 0 expert deal(s) among all 240"),
     (["grade", "--random", "--seed", "1", "--dag-states", "-5"], "--dag-states"),
+    (["generate", "-d", "hard", "-l", "{two}", "--spread", "3"], "--spread must be between 1 and the 2 cells"),
 ])
 def test_bad_requests_are_one_line_errors(tmp_path, capsys, args, message):
     two = tmp_path / "two.txt"
