@@ -314,9 +314,7 @@ def _grade_lines(g) -> list[str]:
         out.append(f"Random player ends with <= {g.target}: chance {g.chance:.4g} (exact, {g.dag_states:,} states walked)")
         if g.shortest is not None:
             out.append(f"Winning lines take {g.shortest} to {g.longest} turns")
-    elif skipped:
-        pass
-    else:
+    elif not skipped:
         out.append("Random player's chance: not computed (the state DAG is larger than --dag-states)")
     if g.tier and g.score is not None:
         out.append(f"Tier: {g.tier} (score {g.score:.2f})")

@@ -99,10 +99,11 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
     states, not seconds, so the same seed gives the same puzzles on any machine);
     ``max_candidates`` bounds the whole run; ``jobs`` threads grade (the result does not depend on
     it).  Any two puzzles differ in at least ``spread`` cells (the climb goes on from each puzzle
-    it finds, so with 1 they are often a swap apart).  Each puzzle comes with the grade that proved its tier: the facts the tier rests on, the
-    forgiveness often only bounded (a bound that fixes the tier is a proof); ``full_grade`` grades
-    each puzzle again for every fact of :func:`.grade` (the minima with other sea animals and the
-    exact count cost far more than the tier).  Raises :class:`FciError` when the tier cannot be reached.
+    it finds, so with 1 they are often a swap apart).  Each puzzle comes with the grade that
+    proved its tier: the facts the tier rests on, the forgiveness often only bounded (a bound that
+    fixes the tier is a proof); ``full_grade`` grades each puzzle again for every fact of
+    :func:`.grade` (the minima with other sea animals and the exact count cost far more than the
+    tier).  Raises :class:`FciError` when the tier cannot be reached.
     """
     want = tier_index(difficulty)
     layout = load_layout(layout)
