@@ -228,6 +228,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
         turn cannot starve the rest; budgets are states, not seconds, so a grade with
         ``state_limit`` is the same on every machine.  Returns the turns left undecided."""
         nonlocal good, bad, stop, sampled_out
+        solver.near_first = True  # the ordering that finds lines after an arbitrary first turn
         for share in ROUNDS:
             left = []
             for tried, ch in enumerate(todo):
@@ -346,6 +347,7 @@ def _minimum(solver: BitboardSolver, eng: Engine, pos: Position, clock: _Clock, 
     """The proven minimum from ``pos``, or None when the time or the states ran out."""
     key = key_of(pos)
     beta = eng.lower_bound(key) + 1
+    solver.near_first = False  # from the deal itself, generation order finds lines fastest
     while beta <= len(pos):
         room = _room(solver, state_limit)
         if room is not None and room <= 0:

@@ -222,8 +222,9 @@ def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, ab, out_k0, out_
 
 
 @njit(cache=True, nogil=True)
-def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd):
-    """Step 2 onwards: every eat (normal and Shark) and what follows it."""
+def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, grp):
+    """Step 2 onwards: every eat (normal and Shark) and what follows it.  When ``grp`` is not
+    empty, each child's predator is written to it (the search orders children by it)."""
     shark = meta & 1
     whale = (meta >> 1) & 1
     eff = (meta >> 2) & 7
@@ -231,6 +232,7 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
         cp = pos[p]
         if cp < 0:
             continue
+        n0 = n
         # normal eats under the pending effect
         if not (eff == BEAR and p == 15):
             for j in range(prey.shape[2]):
@@ -262,6 +264,9 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
                 nxt = (whale << 1) | (ab[5, p] << 2)
                 n = _eat_then(p, q, cp, cq, False, nxt, False, pos, stk, board, ab,
                               out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+        if grp.shape[0] > 0:
+            for j in range(n0, min(n, cap)):
+                grp[j] = p
     return n
 
 
@@ -308,17 +313,18 @@ def gen_children(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_
     stk = np.empty(NCARDS, np.int64)
     board = np.empty(bydist.shape[0], np.int64)
     return gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
-                             pos, stk, board)
+                             pos, stk, board, np.empty(0, np.int64))
 
 
 @njit(cache=True, nogil=True)
 def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
-                      pos, stk, board):
+                      pos, stk, board, grp):
     """:func:`gen_children` with the work arrays passed in (the search reuses them: no allocation per node)."""
     ncells = bydist.shape[0]
     decode(k0, k1, pos, stk, board)
     m = np.int64(meta)
-    n = _eats(pos, stk, board, m & 31, ab, prey, mid, out_k0, out_k1, out_meta, start, cap, bydist, dstart, maxd)
+    n = _eats(pos, stk, board, m & 31, ab, prey, mid, out_k0, out_k1, out_meta, start, cap, bydist, dstart, maxd, grp)
+    n_eats = n
     if (m & PHASE_BIT) == 0 and ((m >> 1) & 1) == 1:
         # Whale before the eat: a half-step to an after-Whale node, kept only where an eat follows.
         after = (m & ~np.int64(2)) | PHASE_BIT
@@ -337,6 +343,9 @@ def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0,
                 pos[s] = c
                 board[t] = -1
                 board[c] = s
+        if grp.shape[0] > 0:
+            for j in range(n_eats, min(n, cap)):
+                grp[j] = NCARDS  # the Whale's half-steps come last
     return n
 
 
@@ -414,6 +423,34 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, islands):
     if shark == 1 and _popcount(tops) >= 2:
         n -= 1
     return max(1, n)
+
+
+@njit(cache=True, nogil=True)
+def _spread(k0, k1, cellrc, wk):
+    """How far the tops are from their nearest possible eater: sum over tops with an eater on top
+    of (Manhattan distance to the nearest one - 1).  A tie-break for move ordering only."""
+    r = wk[NCARDS:NCARDS + NCARDS]
+    c = wk[NCARDS + NCARDS:NCARDS + 2 * NCARDS]
+    tops = 0
+    for i in range(NCARDS):
+        code = (k0 >> np.uint64(8 * i)) & np.uint64(255) if i < 8 else (k1 >> np.uint64(8 * (i - 8))) & np.uint64(255)
+        if code != 0:
+            tops |= 1 << i
+            cell = (np.int64(code) - 1) >> 1
+            r[i] = cellrc[cell, 0]
+            c[i] = cellrc[cell, 1]
+    s = 0
+    for t in range(NCARDS - 1):
+        if (tops >> t) & 1:
+            best = INF
+            for e in range(t + 1, min(t + 4, NCARDS)):
+                if (tops >> e) & 1:
+                    dd = abs(r[t] - r[e]) + abs(c[t] - c[e])
+                    if dd < best:
+                        best = dd
+            if best < INF:
+                s += best - 1
+    return s
 
 
 @njit(cache=True, nogil=True)
@@ -609,7 +646,8 @@ def search(
     ck0, ck1, cmeta, clb,  # child buffer
     tk0, tk1, tmeta, tval, twork,  # transposition table
     ab, prey, mid, bydist, dstart, maxd, cmask, cellrc,
-    ctl,  # int64[10]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow, 8 table entries used
+    ctl,  # int64[10]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow,
+          # 8 table entries used, 9 ordering (0 generation order, 1 near-first)
     inc,  # int64[MAXD, 3] incumbent path keys (as int64 views)
     ):
     """Resumable fail-hard DFS for the minimum result.  Runs until done or ``budget`` nodes.
@@ -625,6 +663,7 @@ def search(
     wstk = np.empty(NCARDS, np.int64)
     wboard = np.empty(bydist.shape[0], np.int64)
     wk = np.empty(WORK, np.int64)
+    grp = np.empty(cap, np.int64)
     while True:
         # frame layout: 0 k0, 1 k1, 2 meta, 3 beta, 4 lb, 5 start, 6 end, 7 next, 8 best, 9 bestchild, 10 floor, 11 new
         if fr[d, 11] == 1:
@@ -648,7 +687,7 @@ def search(
                 done_here += 1
                 start = fr[d, 5]
                 end = gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, start, cap,
-                                        wpos, wstk, wboard)
+                                        wpos, wstk, wboard, clb)
                 if end > cap:
                     ctl[1] = 3
                     ctl[7] = end
@@ -680,6 +719,7 @@ def search(
                     hi_b = 0
                     hit = -1
                     for j in range(start, end):
+                        grp[j] = clb[j]  # the predator, written there by the generator
                         v = quick_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
                         w = tt_lookup(tk0, tk1, tmeta, tval, ck0[j], ck1[j], cmeta[j]) if d < ETC_DEPTH else -1
                         if w >= 0:
@@ -697,8 +737,16 @@ def search(
                     if hit >= 0:
                         ctl[8] += tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, hit | 256, min(end - start, 255))
                         ret = hit
-                    elif lo_b != hi_b:  # all equal (the common case): keep generation order
-                        order = np.argsort(clb[start:end], kind="mergesort")
+                    elif ctl[9] == 1 or lo_b != hi_b:
+                        if ctl[9] == 1:
+                            # near-first: within one predator's turns, those leaving the tops
+                            # nearest to their eaters first (see BitboardSolver.near_first)
+                            sk = np.empty(end - start, np.int64)
+                            for j in range(start, end):
+                                sk[j - start] = (clb[j] * 32 + grp[j]) * 1024 + _spread(ck0[j], ck1[j], cellrc, wk)
+                            order = np.argsort(sk, kind="mergesort")
+                        else:  # all equal (the common case): keep generation order
+                            order = np.argsort(clb[start:end], kind="mergesort")
                         t0 = ck0[start:end].copy()
                         t1 = ck1[start:end].copy()
                         tm = cmeta[start:end].copy()

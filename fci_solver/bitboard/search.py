@@ -168,6 +168,12 @@ class BitboardSolver:
         self.chunk = chunk
         self.table = None
         self.states = 0  # expanded states, since construction (solve() counts per solve)
+        # Move ordering among children with the same bound.  Generation order (eats by low
+        # predators first) finds a line from a deal fastest; from a position after an arbitrary
+        # first turn, ordering each predator's turns by how near the tops are left to their eaters
+        # finds one with 2-15x fewer states (benchmarks/RESULTS.md).  Grading sets it for its
+        # first-turn searches.
+        self.near_first = False
 
     @property
     def max_entries(self) -> int:
@@ -205,6 +211,7 @@ class BitboardSolver:
         ctl[4] = self.chunk
         ctl[5] = K.INF
         ctl[6] = self.stop_at
+        ctl[9] = 1 if self.near_first else 0
         inc = np.zeros((K.MAXD, 3), np.int64)
         if self.table is None:
             self._alloc_table()
