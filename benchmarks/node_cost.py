@@ -26,10 +26,11 @@ def children(k0, k1, km, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cm, cmas
     stk = np.empty(16, np.int64)
     board = np.empty(bydist.shape[0], np.int64)
     wk = np.empty(K.WORK, np.int64)
+    grp = np.empty(0, np.int64)  # the search's predator-per-child output, not needed here
     total = 0
     for i in range(k0.shape[0]):
         n = K.gen_children_into(k0[i], k1[i], km[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cm, 0,
-                                ck0.shape[0], pos, stk, board)
+                                ck0.shape[0], pos, stk, board, grp)
         total += n
         if bound:
             for j in range(n):
