@@ -3,6 +3,7 @@
     python benchmarks/grade_bench.py --layout standard --sea none --first 1 --count 500 --time-limit 120 --out grades.jsonl
     python benchmarks/grade_bench.py --count 500 --time-limit 60 --tier-only --out calib.jsonl   # the tier alone
     python benchmarks/grade_bench.py --count 250 --state-limit 10000000 --tier-only --out calib.jsonl
+    python benchmarks/grade_bench.py --seeds 39,73 --state-limit 40000000 --tier-only --out again.jsonl
 
 Seeds are first..first+count-1 (``fci grade --random --seed N``).  Each grade is bounded by
 --time-limit or --state-limit; a deal whose facts are not settled within it has no tier and is
@@ -56,6 +57,7 @@ def main():
     ap.add_argument("--sea", default="none")
     ap.add_argument("--first", type=int, default=1)
     ap.add_argument("--count", type=int, default=20)
+    ap.add_argument("--seeds", help="grade these seeds instead (comma-separated), e.g. the unfixed ones of an earlier batch again with more states")
     ap.add_argument("--target", type=int, default=1)
     ap.add_argument("--time-limit", type=float, default=None)
     ap.add_argument("--state-limit", type=int, default=None,
@@ -72,11 +74,12 @@ def main():
         return
     cards = standard_cards()
     rows = []
-    for seed in range(a.first, a.first + a.count):
+    seeds = [int(s) for s in a.seeds.split(",")] if a.seeds else range(a.first, a.first + a.count)
+    for seed in seeds:
         pos = Deal.random(a.layout, seed).position(2, *parse_sea(a.sea))
         t = time.perf_counter()
         g = grade(pos, cards, a.target, a.time_limit, a.dag_states, tier_only=a.tier_only, state_limit=a.state_limit)
-        row = {"seed": seed, **g.to_dict(), "seconds": round(time.perf_counter() - t, 2)}
+        row = {"seed": seed, **g.to_dict(), "seconds": round(time.perf_counter() - t, 2), "state_limit": a.state_limit}
         rows.append(row)
         print(seed, row["tier"], row["minimum"], row["first_turns"], row["keeping"], row["seconds"], flush=True)
         if a.out:
