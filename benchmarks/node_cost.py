@@ -71,7 +71,7 @@ def main():
     k0 = np.array([k[0] for k in keys], np.uint64)
     k1 = np.array([k[1] for k in keys], np.uint64)
     km = np.array([k[2] for k in keys], np.int64)
-    ck0, ck1, cm, _ = eng.buffers()
+    ck0, ck1, cm = eng.buffers()[:3]
     geo = (eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, ck0, ck1, cm, eng.cmask, eng.cellrc)
     n = len(keys)
     kids, gen = timed(children, k0, k1, km, *geo, False)

@@ -643,7 +643,7 @@ MAXD = 40  # frames: at most 15 turns from 16 stacks, plus one after-Whale node
 @njit(cache=True, nogil=True)
 def search(
     fr,  # int64[MAXD, 12] frames, see F_* below
-    ck0, ck1, cmeta, clb,  # child buffer
+    ck0, ck1, cmeta, clb, grp,  # child buffer (grp: each child's predator, written by the generator)
     tk0, tk1, tmeta, tval, twork,  # transposition table
     ab, prey, mid, bydist, dstart, maxd, cmask, cellrc,
     ctl,  # int64[10]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow,
@@ -663,7 +663,6 @@ def search(
     wstk = np.empty(NCARDS, np.int64)
     wboard = np.empty(bydist.shape[0], np.int64)
     wk = np.empty(WORK, np.int64)
-    grp = np.empty(cap, np.int64)
     while True:
         # frame layout: 0 k0, 1 k1, 2 meta, 3 beta, 4 lb, 5 start, 6 end, 7 next, 8 best, 9 bestchild, 10 floor, 11 new
         if fr[d, 11] == 1:
@@ -687,7 +686,7 @@ def search(
                 done_here += 1
                 start = fr[d, 5]
                 end = gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, start, cap,
-                                        wpos, wstk, wboard, clb)
+                                        wpos, wstk, wboard, grp)
                 if end > cap:
                     ctl[1] = 3
                     ctl[7] = end
@@ -719,7 +718,6 @@ def search(
                     hi_b = 0
                     hit = -1
                     for j in range(start, end):
-                        grp[j] = clb[j]  # the predator, written there by the generator
                         v = quick_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
                         w = tt_lookup(tk0, tk1, tmeta, tval, ck0[j], ck1[j], cmeta[j]) if d < ETC_DEPTH else -1
                         if w >= 0:

@@ -124,12 +124,15 @@ class Engine:
 
     def buffers(self, cap: int = CHILD_CAP):
         if self._buf is None or self._buf[0].shape[0] < cap:
-            self._buf = (np.zeros(cap, np.uint64), np.zeros(cap, np.uint64), np.zeros(cap, np.int64), np.zeros(cap, np.int64))
+            # keys, meta, bound, and the predator of each child (the search's near-first ordering);
+            # allocated once per engine: a search call is often only a few thousand states
+            self._buf = (np.zeros(cap, np.uint64), np.zeros(cap, np.uint64), np.zeros(cap, np.int64),
+                         np.zeros(cap, np.int64), np.zeros(cap, np.int64))
         return self._buf
 
     def children(self, key) -> list[tuple[int, int, int]]:
         """Children keys of a node (after-Whale half-steps included, marked by the phase bit)."""
-        ck0, ck1, cmeta, _ = self.buffers()
+        ck0, ck1, cmeta = self.buffers()[:3]
         cap = ck0.shape[0]
         end = K.gen_children(np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), self.ab, self.prey, self.mid,
                              self.bydist, self.dstart, self.maxd, ck0, ck1, cmeta, 0, cap)
@@ -206,7 +209,7 @@ class BitboardSolver:
         fr[0, 3] = beta
         fr[0, 5] = 0
         fr[0, 11] = 1
-        ck0, ck1, cmeta, clb = eng.buffers()
+        ck0, ck1, cmeta, clb, cgrp = eng.buffers()
         ctl = np.zeros(10, np.int64)
         ctl[4] = self.chunk
         ctl[5] = K.INF
@@ -222,7 +225,7 @@ class BitboardSolver:
             ctl[8] = 0
             # a state budget is kept to the state, not to the chunk (grading gives some searches 2,000)
             ctl[4] = self.chunk if max_states is None else max(1, min(self.chunk, max_states - ran))
-            K.search(fr, ck0, ck1, cmeta, clb, tk0, tk1, tmeta, tval, twork,
+            K.search(fr, ck0, ck1, cmeta, clb, cgrp, tk0, tk1, tmeta, tval, twork,
                      eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc, ctl, inc)
             self.states += int(ctl[2])
             ran += int(ctl[2])
@@ -460,7 +463,7 @@ def dag_walk(pos: Position, cards: CardTable, target: int, max_states: int = 2_0
     eng = eng or Engine(pos.board, cards)
     root = key_of(pos)
     w = DagWalk(eng, root, target, 1 << max(10, (2 * max_states).bit_length()))
-    ck0, ck1, cmeta, _ = eng.buffers()
+    ck0, ck1, cmeta = eng.buffers()[:3]
     if eng.lower_bound(root) > target:
         w.ctl[1] = 1
         return w
