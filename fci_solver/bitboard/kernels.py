@@ -743,7 +743,7 @@ def search(
                             for j in range(start, end):
                                 sk[j - start] = (clb[j] * 32 + grp[j]) * 1024 + _spread(ck0[j], ck1[j], cellrc, wk)
                             order = np.argsort(sk, kind="mergesort")
-                        else:  # all equal (the common case): keep generation order
+                        else:  # bounds first, generation order among equal ones (all equal, the common case: no sort)
                             order = np.argsort(clb[start:end], kind="mergesort")
                         t0 = ck0[start:end].copy()
                         t1 = ck1[start:end].copy()
