@@ -222,17 +222,17 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     sampled_out = False
     stop = False
     lock = threading.Lock()
+    # Near-first finds lines after an arbitrary first turn with 4x fewer states (grading and the
+    # calibration); in the generator's loop, where the early stops depend on which first turns
+    # settle in the cheap rounds, generation order measured better (hard x5, seed 1: 45 s
+    # against 139 s; benchmarks/RESULTS.md), so the climb keeps it.
+    near_first = stop_tier is None
 
     def settle(todo: list, eng: Engine, solver: BitboardSolver, limit: int | None) -> list:
         """Rounds over the undecided first turns with growing state budgets, so that one hard first
         turn cannot starve the rest; budgets are states, not seconds, so a grade with
         ``state_limit`` is the same on every machine.  Returns the turns left undecided."""
         nonlocal good, bad, stop, sampled_out
-        # Near-first finds lines after an arbitrary first turn with 4x fewer states (grading and the
-        # calibration); in the generator's loop, where the early stops depend on which first turns
-        # settle in the cheap rounds, generation order measured better (hard x5, seed 1: 45 s
-        # against 139 s; benchmarks/RESULTS.md), so the climb keeps it.
-        solver.near_first = stop_tier is None
         for share in ROUNDS:
             left = []
             for tried, ch in enumerate(todo):
@@ -246,7 +246,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
                     v = served + 1
                 else:
                     cap = share if room is None else (room if share is None else min(share, room))
-                    v = solver.value(eng, ch, served + 1, clock.deadline(), cap)
+                    v = solver.value(eng, ch, served + 1, clock.deadline(), cap, near_first)
                 with lock:
                     if v is None:
                         left.append(ch)
@@ -351,12 +351,11 @@ def _minimum(solver: BitboardSolver, eng: Engine, pos: Position, clock: _Clock, 
     """The proven minimum from ``pos``, or None when the time or the states ran out."""
     key = key_of(pos)
     beta = eng.lower_bound(key) + 1
-    solver.near_first = False  # from the deal itself, generation order finds lines fastest
     while beta <= len(pos):
         room = _room(solver, state_limit)
         if room is not None and room <= 0:
             return None
-        v = solver.value(eng, key, beta, clock.deadline(), room)
+        v = solver.value(eng, key, beta, clock.deadline(), room, near_first=False)  # from the deal: generation order
         if v is None:
             return None
         if v < beta:

@@ -174,8 +174,8 @@ class BitboardSolver:
         # Move ordering among children with the same bound.  Generation order (eats by low
         # predators first) finds a line from a deal fastest; from a position after an arbitrary
         # first turn, ordering each predator's turns by how near the tops are left to their eaters
-        # finds one with 4x fewer states (1.4-33x per deal; benchmarks/RESULTS.md).  Grading sets
-        # it for its first-turn searches.
+        # finds one with 4x fewer states (1.4-33x per deal; benchmarks/RESULTS.md).  This is the
+        # solver's default; value() takes it per call (grading's first-turn searches).
         self.near_first = False
 
     @property
@@ -201,7 +201,8 @@ class BitboardSolver:
         self.used = int(K.tt_rehash(*self.table, *new))
         self.table = new
 
-    def _run(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None):
+    def _run(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None,
+             near_first: bool | None = None):
         fr = np.zeros((K.MAXD, 12), np.int64)
         fr[0, 0] = np.uint64(key[0]).astype(np.int64)
         fr[0, 1] = np.uint64(key[1]).astype(np.int64)
@@ -214,7 +215,7 @@ class BitboardSolver:
         ctl[4] = self.chunk
         ctl[5] = K.INF
         ctl[6] = self.stop_at
-        ctl[9] = 1 if self.near_first else 0
+        ctl[9] = 1 if (self.near_first if near_first is None else near_first) else 0
         inc = np.zeros((K.MAXD, 3), np.int64)
         if self.table is None:
             self._alloc_table()
@@ -240,12 +241,14 @@ class BitboardSolver:
             if (deadline is not None and time.perf_counter() > deadline) or (max_states is not None and ran >= max_states):
                 return 0, None, int(ctl[5]), inc
 
-    def value(self, eng: Engine, key, beta: int, deadline=None, max_states: int | None = None) -> int | None:
+    def value(self, eng: Engine, key, beta: int, deadline=None, max_states: int | None = None,
+              near_first: bool | None = None) -> int | None:
         """The minimum if it is < beta, else a bound >= beta; None when out of time or states.
 
         The table is kept between calls, so calling again resumes with everything learned so far.
+        ``near_first`` chooses the move ordering for this call (None: the solver's ``near_first``).
         """
-        status, v, _, _ = self._run(eng, key, beta, deadline, max_states)
+        status, v, _, _ = self._run(eng, key, beta, deadline, max_states, near_first)
         return v if status == 1 else None
 
     def _tt_exact(self, key):
