@@ -886,6 +886,11 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
     cap = ck0.shape[0]
     MAXF = 64
     wk = np.empty(WORK, np.int64)
+    # the generator's work arrays, once per walk rather than once per node
+    wpos = np.empty(NCARDS, np.int64)
+    wstk = np.empty(NCARDS, np.int64)
+    wboard = np.empty(bydist.shape[0], np.int64)
+    nogrp = np.empty(0, np.int64)
     fk0 = np.zeros(MAXF, np.uint64)
     fk1 = np.zeros(MAXF, np.uint64)
     fm = np.zeros(MAXF, np.int64)
@@ -906,7 +911,8 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
     while True:
         if new:
             new = False
-            end = gen_children(fk0[d], fk1[d], fm[d], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, fstart[d], cap)
+            end = gen_children_into(fk0[d], fk1[d], fm[d], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, fstart[d],
+                                    cap, wpos, wstk, wboard, nogrp)
             if end > cap:
                 ctl[1] = 3
                 return
@@ -949,7 +955,8 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
                 n = 1
                 if (cmeta[j] & PHASE_BIT) != 0:
                     # the turns through a lost after-Whale node still count in the parent's total
-                    e = gen_children(ck0[j], ck1[j], cmeta[j], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, fend[d], cap)
+                    e = gen_children_into(ck0[j], ck1[j], cmeta[j], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta,
+                                          fend[d], cap, wpos, wstk, wboard, nogrp)
                     if e > cap:
                         ctl[1] = 3
                         return
