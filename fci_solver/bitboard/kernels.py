@@ -42,10 +42,18 @@ FOX, LYNX, TIGER, CAIMAN, LION, RACCOON, BEAR = 1, 2, 3, 4, 5, 6, 7
 AB_NONE, AB_MOVE, AB_DISCARD, AB_SWAP, AB_PENDING = 0, 1, 2, 3, 4
 BIG = 1 << 20
 
+# Kernels that allocate nothing are compiled without numba's reference counting (``_nrt=False``,
+# the flag numba's own allocation-free helpers use).  With it, every call that passes arrays
+# increments and decrements each array's count atomically wherever the callee has a loop it
+# leaves early, and those atomic operations were 45% of a solve's time (perf, seeded standard
+# deals; benchmarks/RESULTS.md).  Such a kernel cannot create arrays: it only reads and writes
+# the ones it is given.
+HOT = dict(cache=True, nogil=True, _nrt=False)
+
 
 # -- keys --------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def decode(k0, k1, pos, stk, board):
     """Key -> per-card cell (-1 when off top) and stacked flag, and the cell -> card mailbox."""
     board[:] = -1
@@ -61,7 +69,7 @@ def decode(k0, k1, pos, stk, board):
             board[pos[i]] = i
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**HOT, inline="always")
 def encode(pos, stk):
     k0 = np.uint64(0)
     k1 = np.uint64(0)
@@ -75,7 +83,7 @@ def encode(pos, stk):
     return k0, k1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**HOT, inline="always")
 def _emit(pos, stk, meta, out_k0, out_k1, out_meta, n, cap):
     if n >= cap:
         return n + 1  # overflow is reported by the caller
@@ -86,7 +94,7 @@ def _emit(pos, stk, meta, out_k0, out_k1, out_meta, n, cap):
     return n + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap):
     """Step 4: with the raccoon trigger, discard one unstacked animal (if any), then emit."""
     if racc:
@@ -105,7 +113,7 @@ def _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n
     return _emit(pos, stk, meta_next, out_k0, out_k1, out_meta, n, cap)
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd):
     """Step 3: every way to carry out predator ``p``'s ability, then step 4, then emit."""
     kind = ab[0, p]
@@ -198,7 +206,7 @@ def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, 
     return _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap)
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd):
     """Predator p eats prey q, then its ability and what follows; the arrays are restored afterwards."""
     hp = stk[p]
@@ -221,7 +229,7 @@ def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, ab, out_k0, out_
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, grp):
     """Step 2 onwards: every eat (normal and Shark) and what follows it.  When ``grp`` is not
     empty, each child's predator is written to it (the search orders children by it)."""
@@ -270,7 +278,7 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def has_eat(pos, board, meta, prey, mid):
     """Whether any eat (normal or Shark) exists now.
 
@@ -316,7 +324,7 @@ def gen_children(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_
                              pos, stk, board, np.empty(0, np.int64))
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
                       pos, stk, board, grp):
     """:func:`gen_children` with the work arrays passed in (the search reuses them: no allocation per node)."""
@@ -351,7 +359,7 @@ def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0,
 
 # -- lower bound ---------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def stack_count(k0, k1):
     """Stacks on the board: cards whose byte in the key is not 0."""
     n = 0
@@ -362,7 +370,7 @@ def stack_count(k0, k1):
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _popcount(m):
     n = 0
     while m:
@@ -371,7 +379,7 @@ def _popcount(m):
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def lower_bound(k0, k1, meta, cmask, cellrc, wk):
     """Same bound as :func:`fci_solver.search.lower_bound` (see there for why it is sound).
 
@@ -381,7 +389,7 @@ def lower_bound(k0, k1, meta, cmask, cellrc, wk):
     return _bound(k0, k1, meta, cmask, cellrc, wk, True)
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def quick_bound(k0, k1, meta, cmask, cellrc, wk):
     """The bound without islands and without the search over discard choices (each discard is
     assumed to remove one stuck unstacked top): cheap enough to run on every generated child.
@@ -391,7 +399,7 @@ def quick_bound(k0, k1, meta, cmask, cellrc, wk):
     return _bound(k0, k1, meta, cmask, cellrc, wk, False)
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _bound(k0, k1, meta, cmask, cellrc, wk, islands):
     # bit masks, not arrays: this runs once per generated child
     tops = 0
@@ -425,7 +433,7 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, islands):
     return max(1, n)
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _spread(k0, k1, cellrc, wk):
     """How far the tops are from their nearest possible eater: sum over tops with an eater on top
     of (Manhattan distance to the nearest one - 1).  A tie-break for move ordering only."""
@@ -453,7 +461,7 @@ def _spread(k0, k1, cellrc, wk):
     return s
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _stuck(r, wk, nisl):
     """Tops of ``r`` that no top of ``r`` in their island (masks in wk[:nisl]) can eat (an eater is 1-3 higher)."""
     st = 0
@@ -467,7 +475,7 @@ DISCARD_DEPTH = 3
 WORK = NCARDS + 192  # scratch space of the bound: island masks, then the discard search's stack
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _fewest_stuck(tops, stacked, discards, wk, nisl):
     """The fewest stuck tops left after discarding at most ``discards`` unstacked tops.
 
@@ -512,7 +520,7 @@ def _fewest_stuck(tops, stacked, discards, wk, nisl):
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _lowest(m):
     c = 0
     while not (m >> c) & 1:
@@ -520,7 +528,7 @@ def _lowest(m):
     return c
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _can_move(tops, movers, shark):
     """Whether a card that moves or swaps stacks is on top and has something it can still eat."""
     m = tops & movers
@@ -535,12 +543,12 @@ def _can_move(tops, movers, shark):
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _islands(k0, k1, tops, cellrc, wk):
     """Split the tops into islands: groups linked by steps of Manhattan distance <= 2 between
     their stacks' cells.  Writes the islands' card masks into ``wk`` and returns how many."""
-    r = np.empty(NCARDS, np.int64)
-    c = np.empty(NCARDS, np.int64)
+    r = wk[NCARDS:NCARDS + NCARDS]  # free until _fewest_stuck runs on the islands
+    c = wk[NCARDS + NCARDS:NCARDS + 2 * NCARDS]
     for i in range(NCARDS):
         if (tops >> i) & 1:
             code = (k0 >> np.uint64(8 * i)) & np.uint64(255) if i < 8 else (k1 >> np.uint64(8 * (i - 8))) & np.uint64(255)
@@ -570,7 +578,7 @@ def _islands(k0, k1, tops, cellrc, wk):
 
 # -- transposition table ---------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _hash(k0, k1, meta):
     h = k0 * np.uint64(0x9E3779B97F4A7C15)
     h ^= (k1 + np.uint64(meta)) * np.uint64(0xC2B2AE3D27D4EB4F)
@@ -583,7 +591,7 @@ def _hash(k0, k1, meta):
 PROBES = 8
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def tt_lookup(tk0, tk1, tmeta, tval, k0, k1, meta):
     """Return the stored value word (value | exact << 8), or -1."""
     mask = np.uint64(tk0.shape[0] - 1)
@@ -598,7 +606,7 @@ def tt_lookup(tk0, tk1, tmeta, tval, k0, k1, meta):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, word, work):
     """Store; when the probe window is full, replace the entry with the least work below it."""
     mask = np.uint64(tk0.shape[0] - 1)
@@ -624,7 +632,7 @@ def tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, word, work):
     return fresh
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def tt_rehash(ok0, ok1, ometa, oval, owork, tk0, tk1, tmeta, tval, twork):
     """Move every entry of the old table into a larger one; returns the number of entries."""
     used = 0
@@ -814,7 +822,7 @@ def search(
         _deliver(fr, d, ret)
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _deliver(fr, d, ret):
     """A child of frame d returned ``ret``."""
     if ret < fr[d, 8]:
@@ -828,7 +836,7 @@ def _deliver(fr, d, ret):
 
 # -- whole-DAG walk (for grading) ------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _dag_find(dk0, dk1, dtag, k0, k1, meta):
     mask = np.uint64(dk0.shape[0] - 1)
     i = _hash(k0, k1, meta) & mask
@@ -840,7 +848,7 @@ def _dag_find(dk0, dk1, dtag, k0, k1, meta):
     return np.int64(-1)
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _dag_put(dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot, k0, k1, meta, s, n, lo, hi, best):
     dk0[slot] = k0
     dk1[slot] = k1
@@ -852,7 +860,7 @@ def _dag_put(dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot, k0, k1, meta, s, n, 
     dbest[slot] = best
 
 
-@njit(cache=True, nogil=True)
+@njit(**HOT)
 def _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best):
     """Add one finished child's values to frame d."""
     fs[d] += s
