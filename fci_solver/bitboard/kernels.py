@@ -648,7 +648,74 @@ ETC_DEPTH = 4
 MAXD = 40  # frames: at most 15 turns from 16 stacks, plus one after-Whale node
 
 
-@njit(cache=True, nogil=True)
+def search_work_size(ncells):
+    return 2 * NCARDS + WORK + ncells
+
+
+@njit(**HOT)
+def _sort_children(ck0, ck1, cmeta, clb, key, start, end):
+    """Sort the children in [start, end) by ``key``, stably (ties keep generation order).
+
+    Few children (most nodes): insertion in place.  More: a bottom-up merge sort that uses the
+    buffers' free space from ``end`` as its second half (the caller checks it fits).
+    """
+    n = end - start
+    if n <= 24:
+        for j in range(start + 1, end):
+            a0 = ck0[j]
+            a1 = ck1[j]
+            am = cmeta[j]
+            al = clb[j]
+            ak = key[j]
+            i = j - 1
+            while i >= start and key[i] > ak:
+                ck0[i + 1] = ck0[i]
+                ck1[i + 1] = ck1[i]
+                cmeta[i + 1] = cmeta[i]
+                clb[i + 1] = clb[i]
+                key[i + 1] = key[i]
+                i -= 1
+            ck0[i + 1] = a0
+            ck1[i + 1] = a1
+            cmeta[i + 1] = am
+            clb[i + 1] = al
+            key[i + 1] = ak
+    else:
+        src = start
+        dst = end
+        width = 1
+        while width < n:
+            lo = 0
+            while lo < n:
+                mid = min(lo + width, n)
+                hi = min(lo + 2 * width, n)
+                a = lo
+                b = mid
+                for o in range(lo, hi):
+                    if a < mid and (b >= hi or key[src + a] <= key[src + b]):
+                        t = src + a
+                        a += 1
+                    else:
+                        t = src + b
+                        b += 1
+                    ck0[dst + o] = ck0[t]
+                    ck1[dst + o] = ck1[t]
+                    cmeta[dst + o] = cmeta[t]
+                    clb[dst + o] = clb[t]
+                    key[dst + o] = key[t]
+                lo = hi
+            src, dst = dst, src
+            width *= 2
+        if src != start:
+            for o in range(n):
+                ck0[start + o] = ck0[src + o]
+                ck1[start + o] = ck1[src + o]
+                cmeta[start + o] = cmeta[src + o]
+                clb[start + o] = clb[src + o]
+                key[start + o] = key[src + o]
+
+
+@njit(**HOT)
 def search(
     fr,  # int64[MAXD, 12] frames, see F_* below
     ck0, ck1, cmeta, clb, grp,  # child buffer (grp: each child's predator, written by the generator)
@@ -657,6 +724,7 @@ def search(
     ctl,  # int64[10]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow,
           # 8 table entries used, 9 ordering (0 generation order, 1 near-first)
     inc,  # int64[MAXD, 3] incumbent path keys (as int64 views)
+    work,  # int64[search_work_size(cells)]: scratch (the search allocates nothing)
     ):
     """Resumable fail-hard DFS for the minimum result.  Runs until done or ``budget`` nodes.
 
@@ -667,10 +735,10 @@ def search(
     done_here = 0
     d = ctl[0]
     lb = 0
-    wpos = np.empty(NCARDS, np.int64)
-    wstk = np.empty(NCARDS, np.int64)
-    wboard = np.empty(bydist.shape[0], np.int64)
-    wk = np.empty(WORK, np.int64)
+    wpos = work[0:NCARDS]
+    wstk = work[NCARDS:2 * NCARDS]
+    wk = work[2 * NCARDS:2 * NCARDS + WORK]
+    wboard = work[2 * NCARDS + WORK:]
     while True:
         # frame layout: 0 k0, 1 k1, 2 meta, 3 beta, 4 lb, 5 start, 6 end, 7 next, 8 best, 9 bestchild, 10 floor, 11 new
         if fr[d, 11] == 1:
@@ -744,25 +812,20 @@ def search(
                         ctl[8] += tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, hit | 256, min(end - start, 255))
                         ret = hit
                     elif ctl[9] == 1 or lo_b != hi_b:
+                        # the sort key goes into grp, which is not read again
                         if ctl[9] == 1:
                             # near-first: within one predator's turns, those leaving the tops
                             # nearest to their eaters first (see BitboardSolver.near_first)
-                            sk = np.empty(end - start, np.int64)
                             for j in range(start, end):
-                                sk[j - start] = (clb[j] * 32 + grp[j]) * 1024 + _spread(ck0[j], ck1[j], cellrc, wk)
-                            order = np.argsort(sk, kind="mergesort")
+                                grp[j] = (clb[j] * 32 + grp[j]) * 1024 + _spread(ck0[j], ck1[j], cellrc, wk)
                         else:  # bounds first, generation order among equal ones (all equal, the common case: no sort)
-                            order = np.argsort(clb[start:end], kind="mergesort")
-                        t0 = ck0[start:end].copy()
-                        t1 = ck1[start:end].copy()
-                        tm = cmeta[start:end].copy()
-                        tl = clb[start:end].copy()
-                        for j in range(end - start):
-                            o = order[j]
-                            ck0[start + j] = t0[o]
-                            ck1[start + j] = t1[o]
-                            cmeta[start + j] = tm[o]
-                            clb[start + j] = tl[o]
+                            for j in range(start, end):
+                                grp[j] = clb[j]
+                        if end + (end - start) > cap:
+                            ctl[1] = 3
+                            ctl[7] = end + (end - start)
+                            return
+                        _sort_children(ck0, ck1, cmeta, clb, grp, start, end)
                     if hit < 0:
                         fr[d, 4] = lb
                         fr[d, 6] = end

@@ -121,6 +121,7 @@ class Engine:
         self.ab, self.cmask = card_arrays(cards)
         self._buf = None
         self._wk = np.empty(K.WORK, np.int64)
+        self.work = np.empty(K.search_work_size(self.bydist.shape[0]), np.int64)
 
     def buffers(self, cap: int = CHILD_CAP):
         if self._buf is None or self._buf[0].shape[0] < cap:
@@ -227,7 +228,8 @@ class BitboardSolver:
             # a state budget is kept to the state, not to the chunk (grading gives some searches 2,000)
             ctl[4] = self.chunk if max_states is None else max(1, min(self.chunk, max_states - ran))
             K.search(fr, ck0, ck1, cmeta, clb, cgrp, tk0, tk1, tmeta, tval, twork,
-                     eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc, ctl, inc)
+                     eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc, ctl, inc,
+                     eng.work)
             self.states += int(ctl[2])
             ran += int(ctl[2])
             self.used += int(ctl[8])
