@@ -47,6 +47,40 @@ def test_same_next_states_plain_rules(pos):
     assert Engine(pos.board, plain).next_states(key_of(pos)) == reference_next(pos, plain)
 
 
+@settings(max_examples=400, deadline=None)
+@given(positions())
+def test_game_end_told_from_the_key_matches_the_rules(pos):
+    # the search recognises a game end from the key before generating anything; with the Whale
+    # spent that must be exactly "the reference engine has no turn here"
+    pos = pos.replace(whale=False)
+    assert _over_from_key(pos) == rules.is_over(pos, CARDS)
+
+
+def _over_from_key(pos):
+    import numpy as np
+    from fci_solver.bitboard import kernels as K
+
+    eng = Engine(pos.board, CARDS)
+    k0, k1, meta = key_of(pos)
+    return K.no_turn(np.uint64(k0), np.uint64(k1), np.int64(meta), eng.prey, eng.mid, np.zeros(16, np.int64))
+
+
+def test_game_end_from_the_key_under_lynx_needs_a_stack_to_jump():
+    # 12 is two cells from 10: with pending lynx it may only jump onto 10 over a stack
+    from helpers import board
+
+    assert _over_from_key(board("12 . 10", pending="lynx"))
+    assert not _over_from_key(board("12 5 10", pending="lynx"))
+
+
+def test_game_end_from_the_key_with_the_shark_any_lower_neighbour():
+    # 9 cannot eat 2 normally (7 apart), but the Shark lets it
+    from helpers import board
+
+    assert _over_from_key(board("9 2"))
+    assert not _over_from_key(board("9 2", sea="shark"))
+
+
 @settings(max_examples=300, deadline=None)
 @given(positions())
 def test_same_lower_bound(pos):
