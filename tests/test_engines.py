@@ -62,7 +62,7 @@ def _over_from_key(pos):
 
     eng = Engine(pos.board, CARDS)
     k0, k1, meta = key_of(pos)
-    return K.no_turn(np.uint64(k0), np.uint64(k1), np.int64(meta), eng.prey, eng.mid, np.zeros(16, np.int64))
+    return K.no_turn(np.uint64(k0), np.uint64(k1), np.int64(meta), eng.reach, np.zeros(16, np.int64))
 
 
 def test_game_end_from_the_key_under_lynx_needs_a_stack_to_jump():

@@ -279,9 +279,10 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
 
 
 @njit(**HOT)
-def no_turn(k0, k1, meta, prey, mid, pos):
+def no_turn(k0, k1, meta, reach, pos):
     """Whether no eat (normal or Shark) exists, read from the key alone: with the Whale spent,
-    whether the game is over.  ``pos`` is scratch.
+    whether the game is over.  ``reach[effect, from, to]``: 0 when a predator on ``from`` cannot
+    reach ``to``, else 1 + the cell a lynx jumps over.  ``pos`` is scratch.
 
     About half the states a solve meets are game ends, most with 6-9 stacks that no longer
     meet; telling them from the key costs less than decoding the board and generating nothing.
@@ -295,31 +296,33 @@ def no_turn(k0, k1, meta, prey, mid, pos):
     shark = meta & 1
     eff = (meta >> 2) & 7
     over = True
-    e = 1
-    while over and e < NCARDS:
-        if (tops >> e) & 1:
-            ce = pos[e]
-            normal = not (eff == BEAR and e == 15)
-            q = 0 if shark == 1 else max(0, e - 3)
-            while over and q < e:
-                if (tops >> q) & 1:
-                    cq = pos[q]
-                    if normal and e - q <= 3 and not (eff == LION and e - q != 1):
-                        for j in range(prey.shape[2]):
-                            if prey[eff, ce, j] == cq:
-                                if eff != LYNX:
-                                    over = False
-                                else:  # the jump needs a stack on the cell between
-                                    m = mid[eff, ce, j]
-                                    for r in range(NCARDS):
-                                        if (tops >> r) & 1 and pos[r] == m:
-                                            over = False
-                    if shark == 1:
-                        for j in range(4):
-                            if prey[0, ce, j] == cq:
-                                over = False
-                q += 1
-        e += 1
+    eaters = tops & ~1
+    while over and eaters:
+        e = _lowest(eaters)
+        eaters &= eaters - 1
+        ce = pos[e]
+        below = tops & ((1 << e) - 1)
+        if shark == 0:
+            below &= ~((1 << max(0, e - 3)) - 1)
+        normal = not (eff == BEAR and e == 15)
+        while over and below:
+            q = _lowest(below)
+            below &= below - 1
+            cq = pos[q]
+            if normal and e - q <= 3 and not (eff == LION and e - q != 1):
+                r = reach[eff, ce, cq]
+                if r == 1:
+                    over = False
+                elif r > 1:  # a lynx jump: a stack must be on the cell between
+                    m = r - 1
+                    others = tops
+                    while others:
+                        t = _lowest(others)
+                        others &= others - 1
+                        if pos[t] == m:
+                            over = False
+            if shark == 1 and reach[0, ce, cq] > 0:
+                over = False
     return over
 
 
@@ -765,7 +768,7 @@ def search(
     fr,  # int64[MAXD, 12] frames, see F_* below
     ck0, ck1, cmeta, clb, grp,  # child buffer (grp: each child's predator, written by the generator)
     tk0, tk1, tmeta, tval, twork,  # transposition table
-    ab, prey, mid, bydist, dstart, maxd, cmask, cellrc,
+    ab, prey, mid, reach, bydist, dstart, maxd, cmask, cellrc,
     ctl,  # int64[10]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow,
           # 8 table entries used, 9 ordering (0 generation order, 1 near-first)
     inc,  # int64[MAXD, 3] incumbent path keys (as int64 views)
@@ -801,7 +804,7 @@ def search(
             over = False
             if ret < 0:
                 # a game end is told from the key, before the bound and the generator
-                over = (meta & 2) == 0 and no_turn(k0, k1, meta, prey, mid, wpos)
+                over = (meta & 2) == 0 and no_turn(k0, k1, meta, reach, wpos)
                 if not over:
                     lb = lower_bound(k0, k1, meta, cmask, cellrc, wk)
                     if lb >= beta:
@@ -849,8 +852,8 @@ def search(
                     hit = -1
                     for j in range(start, end):
                         v = quick_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
-                        if v < beta and (cmeta[j] & (PHASE_BIT | 2)) == 0 and no_turn(ck0[j], ck1[j], cmeta[j], prey,
-                                                                                      mid, wstk):
+                        if v < beta and (cmeta[j] & (PHASE_BIT | 2)) == 0 and no_turn(ck0[j], ck1[j], cmeta[j], reach,
+                                                                                      wstk):
                             v = stack_count(ck0[j], ck1[j])  # a game end: its exact value
                         w = tt_lookup(tk0, tk1, tmeta, tval, ck0[j], ck1[j], cmeta[j]) if d < ETC_DEPTH else -1
                         if w >= 0:

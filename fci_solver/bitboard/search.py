@@ -40,6 +40,8 @@ def geometry(board: Board):
     cells = board.cells
     prey = np.full((8, n, 8), -1, np.int64)
     mid = np.full((8, n, 8), -1, np.int64)
+    # the same relation cell to cell: 0 out of reach, else 1 + the cell a lynx jumps over (or 0)
+    reach = np.zeros((8, n, n), np.int16)
     for code in range(8):
         effect = EFFECTS[code - 1] if code else None
         for i, (r, c) in enumerate(cells):
@@ -47,8 +49,10 @@ def geometry(board: Board):
                 t = (r + dr, c + dc)
                 if t in board:
                     prey[code, i, j] = board.index(t)
+                    reach[code, i, board.index(t)] = 1
                     if effect == "lynx":
                         mid[code, i, j] = board.index((r + dr // 2, c + dc // 2))
+                        reach[code, i, board.index(t)] = 1 + mid[code, i, j]
     maxd = board.n_rows + board.n_cols - 2
     bydist = np.zeros((n, n), np.int64)
     dstart = np.zeros((n, maxd + 3), np.int64)
@@ -61,7 +65,7 @@ def geometry(board: Board):
                 k += 1
             dstart[i, d] = k
     cellrc = np.array(cells, np.int64).reshape(n, 2)
-    return prey, mid, bydist, dstart, maxd, cellrc
+    return prey, mid, reach, bydist, dstart, maxd, cellrc
 
 
 def card_arrays(cards: CardTable):
@@ -117,7 +121,7 @@ class Engine:
     def __init__(self, board: Board, cards: CardTable):
         self.board = board
         self.cards = cards
-        self.prey, self.mid, self.bydist, self.dstart, self.maxd, self.cellrc = geometry(board)
+        self.prey, self.mid, self.reach, self.bydist, self.dstart, self.maxd, self.cellrc = geometry(board)
         self.ab, self.cmask = card_arrays(cards)
         self._buf = None
         self._wk = np.empty(K.WORK, np.int64)
@@ -228,7 +232,8 @@ class BitboardSolver:
             # a state budget is kept to the state, not to the chunk (grading gives some searches 2,000)
             ctl[4] = self.chunk if max_states is None else max(1, min(self.chunk, max_states - ran))
             K.search(fr, ck0, ck1, cmeta, clb, cgrp, tk0, tk1, tmeta, tval, twork,
-                     eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc, ctl, inc,
+                     eng.ab, eng.prey, eng.mid, eng.reach, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc,
+                     ctl, inc,
                      eng.work)
             self.states += int(ctl[2])
             ran += int(ctl[2])
