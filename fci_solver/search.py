@@ -152,12 +152,13 @@ class ReferenceSolver:
         hit = self.memo.get(key)
         if hit is not None and (hit[1] or hit[0] >= beta):
             return hit[0]
-        self.states += 1
-        if self.states & 15 == 0:
-            self._tick()
         lb = lower_bound(pos, self.cards)
         if lb >= beta:
             return lb
+        # a state is counted when its turns are generated, as the bitboard engine counts
+        self.states += 1
+        if self.states & 15 == 0:
+            self._tick()
         kids = self.children(pos)
         if not kids:
             value = len(pos)
