@@ -22,6 +22,7 @@ disagree about the rules.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Iterator
 
 from .actions import Action, Discard, Eat, Move, SharkEat, Swap, Turn, Whale
@@ -125,8 +126,14 @@ def _eat(ts: TurnState, frm: Cell, to: Cell, shark: bool) -> TurnState:
 
 # -- abilities -------------------------------------------------------------
 
+@lru_cache(maxsize=8192)
+def _cells_at(board, cell: Cell, lo: int, hi: int | None) -> tuple[Cell, ...]:
+    """The board's cells at distance lo..hi from ``cell``, in reading order (the same for every position)."""
+    return tuple(c for c in board.cells if lo <= distance(cell, c) and (hi is None or distance(cell, c) <= hi))
+
+
 def _move_targets(pos: Position, s: Stack, lo: int, hi: int | None) -> list[Cell]:
-    return [c for c in pos.open_cells() if lo <= distance(s.cell, c) and (hi is None or distance(s.cell, c) <= hi)]
+    return [c for c in _cells_at(pos.board, s.cell, lo, hi) if pos.at(c) is None]
 
 
 def ability_actions(ts: TurnState, cards: CardTable) -> list[Action]:

@@ -159,6 +159,12 @@ class Engine:
         """Distinct full-turn successor keys."""
         return set(self.turn_counts(key))
 
+    def game_over(self, key) -> bool:
+        """Whether no turn exists (read from the key when the Whale is spent)."""
+        if key[2] & (K.PHASE_BIT | 2):
+            return not self.children(key)
+        return bool(K.no_turn(np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), self.reach, self._wk))
+
     def lower_bound(self, key) -> int:
         return int(K.lower_bound(np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), self.cmask, self.cellrc, self._wk))
 
@@ -258,12 +264,11 @@ class BitboardSolver:
         status, v, _, _ = self._run(eng, key, beta, deadline, max_states, near_first)
         return v if status == 1 else None
 
-    def _tt_exact(self, key):
+    def _tt(self, key):
+        """(value, exact) stored for ``key``, or None: a value that is not exact is a lower bound."""
         tk0, tk1, tmeta, tval, _ = self.table
         w = K.tt_lookup(tk0, tk1, tmeta, tval, np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]))
-        if w >= 0 and (w >> 8) == 1:
-            return int(w & 255)
-        return None
+        return (int(w & 255), (w >> 8) == 1) if w >= 0 else None
 
     def solve(self, pos: Position) -> SolveResult:
         t0 = time.perf_counter()
@@ -340,7 +345,12 @@ class BitboardSolver:
             for ch in kids:
                 if eng.lower_bound(ch) > value:
                     continue
-                v = self._tt_exact(ch)
+                t = self._tt(ch)
+                if t is not None and not t[1] and t[0] > value:
+                    continue  # proven worse
+                v = t[0] if t is not None and t[1] else None
+                if v is None and eng.game_over(ch):
+                    v = K.stack_count(np.uint64(ch[0]), np.uint64(ch[1]))  # ends are not all stored
                 if v is None:
                     v = self.value(eng, ch, value + 1)  # evicted or only bounded: settle it
                 if v == value:
