@@ -568,12 +568,14 @@ def _fewest_stuck(tops, stacked, discards, wk, nisl):
     return best
 
 
+_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int64)
+
+
 @njit(**HOT)
 def _lowest(m):
-    c = 0
-    while not (m >> c) & 1:
-        c += 1
-    return c
+    """Index of the lowest set bit of a non-zero mask below 2**32 (de Bruijn: no loop)."""
+    return _DEBRUIJN[(((m & -m) * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
 @njit(**HOT)
