@@ -303,7 +303,8 @@ def no_turn(k0, k1, meta, reach, pos):
         ce = pos[e]
         below = tops & ((1 << e) - 1)
         if shark == 0:
-            below &= ~((1 << max(0, e - 3)) - 1)
+            if e > 3:
+                below &= ~((1 << (e - 3)) - 1)
         normal = not (eff == BEAR and e == 15)
         while over and below:
             q = _lowest(below)
@@ -475,10 +476,11 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, islands):
             n = _fewest_stuck(tops, stacked, discards, wk, nisl)
     else:
         st = _stuck(tops, wk, 1)
-        n = _popcount(st & stacked) + max(0, _popcount(st & ~stacked) - discards)
+        loose = _popcount(st & ~stacked) - discards
+        n = _popcount(st & stacked) + (loose if loose > 0 else 0)
     if shark == 1 and _popcount(tops) >= 2:
         n -= 1
-    return max(1, n)
+    return n if n > 1 else 1  # (builtin max and min are calls here, not inlined)
 
 
 @njit(**HOT)
@@ -551,7 +553,8 @@ def _fewest_stuck(tops, stacked, discards, wk, nisl):
         st = _stuck(r, wk, nisl)
         left = discards - d
         if d == DISCARD_DEPTH:
-            v = _popcount(st & stacked) + max(0, _popcount(st & ~stacked) - left)
+            loose = _popcount(st & ~stacked) - left
+            v = _popcount(st & stacked) + (loose if loose > 0 else 0)
         else:
             v = _popcount(st)
             if left > 0:
@@ -868,8 +871,10 @@ def search(
                             elif tv > v:
                                 v = tv
                         clb[j] = v
-                        lo_b = min(lo_b, v)
-                        hi_b = max(hi_b, v)
+                        if v < lo_b:
+                            lo_b = v
+                        if v > hi_b:
+                            hi_b = v
                     if hit >= 0:
                         ctl[8] += tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, hit | 256, min(end - start, 255))
                         ret = hit
