@@ -1,11 +1,13 @@
 """Solve a seeded batch of deals per configuration and print a markdown table.
 
     python benchmarks/solve_bench.py --layout standard --sea none --count 200 --time-limit 30
-    python benchmarks/solve_bench.py --ratio 5          # states/s bitboard vs reference, same positions
+    python benchmarks/solve_bench.py --ratio 5          # states/s bitboard vs reference, same positions,
+                                                        # in solves and in perft(2)
 
 Seeds are 1..count (``fci solve --random --seed N``).  Times are per deal,
 after the JIT cache is warm (one warm-up solve first).  A deal that hits the
-time limit counts as not decided and its time as the limit.
+time limit counts as not decided and its time as the limit.  Both engines count
+a state when they generate its turns.
 """
 
 from __future__ import annotations
@@ -65,6 +67,25 @@ def ratio(count, seconds):
     return ref_s / ref_t, bb_s / bb_t
 
 
+def perft_ratio(seed=7, depth=2):
+    """perft(depth) states per second of both engines from one seeded deal (no sea animals): the
+    same states by definition (spec section 8), so no question of what each engine counts."""
+    from fci_solver.bitboard.search import perft
+    from fci_solver.search import perft_levels
+
+    cards = standard_cards()
+    pos = Deal.random("standard", seed).position(2, False, False)
+    perft(pos, 1, cards)  # load the kernels
+    t0 = time.perf_counter()
+    n_ref = perft_levels(pos, depth, cards)[-1]
+    t_ref = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    n_bb = perft(pos, depth, cards)
+    t_bb = time.perf_counter() - t0
+    assert n_ref == n_bb
+    return n_ref / t_ref, n_bb / t_bb
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--layout", default="standard")
@@ -77,7 +98,10 @@ def main():
     if a.ratio:
         t0 = time.perf_counter()
         ref, bb = ratio(a.ratio, 5.0)
-        print(f"reference {ref:,.0f} states/s, bitboard {bb:,.0f} states/s, ratio {bb / ref:.0f}x ({time.perf_counter() - t0:.0f} s)")
+        print(f"solve: reference {ref:,.0f} states/s, bitboard {bb:,.0f} states/s, ratio {bb / ref:.0f}x "
+              f"({time.perf_counter() - t0:.0f} s)")
+        ref, bb = perft_ratio()
+        print(f"perft(2), seeded deal 7: reference {ref:,.0f} states/s, bitboard {bb:,.0f} states/s, ratio {bb / ref:.0f}x")
         return
     print("| layout | sea | deals | exact | median s | p95 s | max s | states/s | results |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -964,6 +964,60 @@ def _deliver(fr, d, ret):
         fr[d, 10] = ret
 
 
+# -- perft ------------------------------------------------------------------------------------
+
+@njit(**HOT)
+def next_level(lk0, lk1, lmeta, n, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, work,
+               sk0, sk1, stag):
+    """perft's step: every full-turn state one turn after the ``n`` states of a level, as a set.
+
+    The set is open addressing over (sk0, sk1, stag), its size a power of two; stag is meta + 1
+    (0 = empty).  Returns how many distinct states it holds, -1 when it is more than half full
+    (the caller grows it and runs the level again) or -2 when the child buffer overflows.
+    After-Whale half-steps are expanded: a level holds only full turns (spec section 8).
+    """
+    cap = ck0.shape[0]
+    mask = np.uint64(sk0.shape[0] - 1)
+    limit = sk0.shape[0] // 2
+    pos = work[0:NCARDS]
+    stk = work[NCARDS:2 * NCARDS]
+    board = work[2 * NCARDS:2 * NCARDS + bydist.shape[0]]
+    nogrp = work[0:0]
+    count = 0
+    for i in range(n):
+        end = gen_children_into(lk0[i], lk1[i], lmeta[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, 0, cap,
+                                pos, stk, board, nogrp)
+        if end > cap:
+            return -2
+        j = 0
+        while j < end:
+            lo = j
+            hi = j + 1
+            if (cmeta[j] & PHASE_BIT) != 0:
+                # the turns after this Whale move go after the node's own children
+                lo = end
+                hi = gen_children_into(ck0[j], ck1[j], cmeta[j], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta,
+                                       end, cap, pos, stk, board, nogrp)
+                if hi > cap:
+                    return -2
+            for t in range(lo, hi):
+                k0 = ck0[t]
+                k1 = ck1[t]
+                tag = np.uint8(cmeta[t] + 1)
+                h = _hash(k0, k1, cmeta[t]) & mask
+                while stag[h] != 0 and not (stag[h] == tag and sk0[h] == k0 and sk1[h] == k1):
+                    h = (h + np.uint64(1)) & mask
+                if stag[h] == 0:
+                    sk0[h] = k0
+                    sk1[h] = k1
+                    stag[h] = tag
+                    count += 1
+                    if count > limit:
+                        return -1
+            j += 1
+    return count
+
+
 # -- whole-DAG walk (for grading) ------------------------------------------------------------
 
 @njit(**HOT)

@@ -433,15 +433,27 @@ def _whale_between(a: Position, b: Position):
 
 
 def perft(pos: Position, depth: int, cards: CardTable) -> int:
-    """perft(depth) with the fast turn generator (levels are sets of full-turn states)."""
+    """perft(depth) with the fast turn generator: each level is a set of full-turn states, built
+    by one kernel call (:func:`.kernels.next_level`)."""
     eng = Engine(pos.board, cards)
-    level = {key_of(pos)}
+    ck0, ck1, cmeta = eng.buffers()[:3]
+    k = key_of(pos)
+    level = (np.array([k[0]], np.uint64), np.array([k[1]], np.uint64), np.array([k[2]], np.int64))
+    size = 1 << 12
     for _ in range(depth):
-        nxt = set()
-        for key in level:
-            nxt |= eng.next_states(key)
-        level = nxt
-    return len(level)
+        while True:
+            sk0, sk1, stag = np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8)
+            n = K.next_level(level[0], level[1], level[2], level[0].shape[0], eng.ab, eng.prey, eng.mid, eng.bydist,
+                             eng.dstart, eng.maxd, ck0, ck1, cmeta, eng.work, sk0, sk1, stag)
+            if n == -2:
+                raise FciError("too many children for the child buffer")
+            if n >= 0:
+                break
+            size *= 4
+        used = np.nonzero(stag)[0]
+        level = (sk0[used], sk1[used], stag[used].astype(np.int64) - 1)
+        size = max(1 << 12, 1 << (2 * n).bit_length())
+    return int(level[0].shape[0])
 
 
 class DagWalk:
