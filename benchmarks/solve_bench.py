@@ -29,8 +29,11 @@ def pct(xs, q):
 
 def warm_up(cards):
     """Load the compiled kernels once, so the table measures solving, not JIT loading."""
+    from fci_solver.bitboard import kernels as K
+
     pos = Deal.random("standard", 0).position(2, False, False)
     BitboardSolver(cards, memory=64).solve(pos.replace(stacks=pos.stacks[:3]))
+    K.tt_rehash(*BitboardSolver._new_table(16), *BitboardSolver._new_table(64))  # first used when a table grows
 
 
 def batch(layout, sea, count, time_limit, memory):
