@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from fci_solver.bitboard.search import perft
+from fci_solver.bitboard.search import load_perft_kernels, perft
 from fci_solver.cards import standard_cards
 from fci_solver.position import Deal, parse_sea
 from fci_solver.search import perft_levels
@@ -49,7 +49,7 @@ def main():
         if wanted is not None and name not in wanted:
             continue
         if first:
-            perft(pos, 1, cards)  # load the kernels before anything is timed
+            load_perft_kernels(pos, cards)
             first = False
         depth = a.depth if not pos.whale else 1
         for d in range(1, depth + 1):

@@ -73,12 +73,12 @@ def ratio(count, seconds):
 def perft_ratio(seed=7, depth=2):
     """perft(depth) states per second of both engines from one seeded deal (no sea animals): the
     same states by definition (spec section 8), so no question of what each engine counts."""
-    from fci_solver.bitboard.search import perft
+    from fci_solver.bitboard.search import load_perft_kernels, perft
     from fci_solver.search import perft_levels
 
     cards = standard_cards()
     pos = Deal.random("standard", seed).position(2, False, False)
-    perft(pos, 1, cards)  # load the kernels
+    load_perft_kernels(pos, cards)
     t0 = time.perf_counter()
     n_ref = perft_levels(pos, depth, cards)[-1]
     t_ref = time.perf_counter() - t0

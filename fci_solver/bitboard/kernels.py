@@ -980,55 +980,74 @@ def _deliver(fr, d, ret):
 # -- perft ------------------------------------------------------------------------------------
 
 @njit(**HOT)
-def next_level(lk0, lk1, lmeta, n, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, work,
-               sk0, sk1, stag):
-    """perft's step: every full-turn state one turn after the ``n`` states of a level, as a set.
+def _set_add(sk0, sk1, stag, k0, k1, meta):
+    """Add a state to an open-addressing set (stag = meta + 1, 0 = empty); 1 if it was new."""
+    mask = np.uint64(sk0.shape[0] - 1)
+    tag = np.uint8(meta + 1)
+    h = _hash(k0, k1, meta) & mask
+    while stag[h] != 0 and not (stag[h] == tag and sk0[h] == k0 and sk1[h] == k1):
+        h = (h + np.uint64(1)) & mask
+    new = 0
+    if stag[h] == 0:
+        sk0[h] = k0
+        sk1[h] = k1
+        stag[h] = tag
+        new = 1
+    return new
 
-    The set is open addressing over (sk0, sk1, stag), its size a power of two; stag is meta + 1
-    (0 = empty).  Returns how many distinct states it holds, -1 when it is more than half full
-    (the caller grows it and runs the level again) or -2 when the child buffer overflows.
-    After-Whale half-steps are expanded: a level holds only full turns (spec section 8).
+
+@njit(**HOT)
+def set_rehash(ok0, ok1, otag, sk0, sk1, stag):
+    """Move every state of one set into a larger one."""
+    for h in range(ok0.shape[0]):
+        if otag[h] != 0:
+            _set_add(sk0, sk1, stag, ok0[h], ok1[h], np.int64(otag[h]) - 1)
+
+
+@njit(**HOT)
+def next_level(lk0, lk1, lmeta, start, n, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, work,
+               sk0, sk1, stag, count):
+    """perft's step: every full-turn state one turn after the states ``start..n-1`` of a level,
+    added to a set (open addressing over sk0, sk1, stag; its size a power of two) that already
+    holds ``count`` states.
+
+    Returns the level index to resume from (that state's turns again: a set does not mind) after
+    the caller has grown the set (when it is more than half full), ``n`` when done, or -1 when the child buffer overflows; the set's new count
+    is in ``work[0]``.  After-Whale half-steps are expanded: a level holds only full turns (spec
+    section 8).
     """
     cap = ck0.shape[0]
-    mask = np.uint64(sk0.shape[0] - 1)
     limit = sk0.shape[0] // 2
-    pos = work[0:NCARDS]
-    stk = work[NCARDS:2 * NCARDS]
-    board = work[2 * NCARDS:2 * NCARDS + bydist.shape[0]]
+    pos = work[1:NCARDS + 1]
+    stk = work[NCARDS + 1:2 * NCARDS + 1]
+    board = work[2 * NCARDS + 1:2 * NCARDS + 1 + bydist.shape[0]]
     nogrp = work[0:0]
-    count = 0
-    for i in range(n):
+    i = start
+    full = False
+    while i < n and not full:
         end = gen_children_into(lk0[i], lk1[i], lmeta[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, 0, cap,
                                 pos, stk, board, nogrp)
         if end > cap:
-            return -2
+            return -1
         j = 0
-        while j < end:
-            lo = j
-            hi = j + 1
+        while j < end and not full:
             if (cmeta[j] & PHASE_BIT) != 0:
                 # the turns after this Whale move go after the node's own children
-                lo = end
                 hi = gen_children_into(ck0[j], ck1[j], cmeta[j], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta,
                                        end, cap, pos, stk, board, nogrp)
                 if hi > cap:
-                    return -2
-            for t in range(lo, hi):
-                k0 = ck0[t]
-                k1 = ck1[t]
-                tag = np.uint8(cmeta[t] + 1)
-                h = _hash(k0, k1, cmeta[t]) & mask
-                while stag[h] != 0 and not (stag[h] == tag and sk0[h] == k0 and sk1[h] == k1):
-                    h = (h + np.uint64(1)) & mask
-                if stag[h] == 0:
-                    sk0[h] = k0
-                    sk1[h] = k1
-                    stag[h] = tag
-                    count += 1
-                    if count > limit:
-                        return -1
+                    return -1
+                for t in range(end, hi):
+                    count += _set_add(sk0, sk1, stag, ck0[t], ck1[t], cmeta[t])
+            else:
+                count += _set_add(sk0, sk1, stag, ck0[j], ck1[j], cmeta[j])
+            # checked per child (a Whale move adds at most a few thousand): the set never fills
+            full = count > limit
             j += 1
-    return count
+        if not full:
+            i += 1
+    work[0] = count
+    return i
 
 
 # -- whole-DAG walk (for grading) ------------------------------------------------------------

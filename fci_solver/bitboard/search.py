@@ -432,27 +432,39 @@ def _whale_between(a: Position, b: Position):
     raise RuntimeError("no Whale move between the two keys")
 
 
+def load_perft_kernels(pos: Position, cards: CardTable) -> None:
+    """Load (or compile) the kernels perft uses, so that timings do not include it."""
+    perft(pos, 1, cards)
+    K.set_rehash(*(np.zeros(4, t) for t in (np.uint64, np.uint64, np.uint8)),
+                 *(np.zeros(16, t) for t in (np.uint64, np.uint64, np.uint8)))
+
+
 def perft(pos: Position, depth: int, cards: CardTable) -> int:
     """perft(depth) with the fast turn generator: each level is a set of full-turn states, built
-    by one kernel call (:func:`.kernels.next_level`)."""
+    by :func:`.kernels.next_level` (the set grows by rehashing; no level is generated twice)."""
     eng = Engine(pos.board, cards)
     ck0, ck1, cmeta = eng.buffers()[:3]
+    work = np.empty(eng.work.shape[0] + 1, np.int64)
     k = key_of(pos)
     level = (np.array([k[0]], np.uint64), np.array([k[1]], np.uint64), np.array([k[2]], np.int64))
-    size = 1 << 12
     for _ in range(depth):
-        while True:
-            sk0, sk1, stag = np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8)
-            n = K.next_level(level[0], level[1], level[2], level[0].shape[0], eng.ab, eng.prey, eng.mid, eng.bydist,
-                             eng.dstart, eng.maxd, ck0, ck1, cmeta, eng.work, sk0, sk1, stag)
-            if n == -2:
+        n = level[0].shape[0]
+        size = 1 << min(24, max(12, (64 * n).bit_length()))  # a guess; the set grows when it is wrong
+        sets = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8))
+        i, count = 0, 0
+        while i < n:
+            i = K.next_level(level[0], level[1], level[2], i, n, eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart,
+                             eng.maxd, ck0, ck1, cmeta, work, *sets, count)
+            if i < 0:
                 raise FciError("too many children for the child buffer")
-            if n >= 0:
-                break
-            size *= 4
-        used = np.nonzero(stag)[0]
-        level = (sk0[used], sk1[used], stag[used].astype(np.int64) - 1)
-        size = max(1 << 12, 1 << (2 * n).bit_length())
+            count = int(work[0])
+            if i < n:  # more than half full: grow and go on from the state it stopped at
+                size *= 4
+                bigger = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8))
+                K.set_rehash(*sets, *bigger)
+                sets = bigger
+        used = np.nonzero(sets[2])[0]
+        level = (sets[0][used], sets[1][used], sets[2][used].astype(np.int64) - 1)
     return int(level[0].shape[0])
 
 
