@@ -18,19 +18,9 @@ from pathlib import Path
 
 from fci_solver.bitboard.search import load_perft_kernels, perft
 from fci_solver.cards import standard_cards
-from fci_solver.position import Deal, parse_sea
-from fci_solver.search import perft_levels
+from fci_solver.search import perft_levels, perft_suite
 
 SUITE = Path(__file__).resolve().parent.parent / "tests" / "perft_suite.txt"
-
-
-def rows():
-    for line in SUITE.read_text().splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        layout, deal, sea, margin, counts = (x.strip() for x in line.split(";"))
-        pos = Deal.parse(layout, deal).position(int(margin), *parse_sea(sea))
-        yield f"{layout}-{sea}", pos, [int(c) for c in counts.split()]
 
 
 def main():
@@ -45,7 +35,7 @@ def main():
     bad = 0
     print("| row | depth | count | suite | seconds | states/s | reference |")
     print("|---|---|---|---|---|---|---|")
-    for name, pos, counts in rows():
+    for name, pos, counts in perft_suite(SUITE):
         if wanted is not None and name not in wanted:
             continue
         if first:

@@ -232,6 +232,22 @@ class ReferenceSolver:
             pos = entry[2][1]
 
 
+def perft_suite(path):
+    """Read a perft suite file (like ``tests/perft_suite.txt``): one row per line,
+    ``layout ; deal ; sea ; margin ; perft(1) perft(2) ...``, ``#`` for comments.
+    Yields (name "layout-sea", position, expected counts)."""
+    from pathlib import Path
+
+    from .position import Deal, parse_sea
+
+    for line in Path(path).read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        layout, deal, sea, margin, counts = (x.strip() for x in line.split(";"))
+        pos = Deal.parse(layout, deal).position(int(margin), *parse_sea(sea))
+        yield f"{layout}-{sea}", pos, [int(c) for c in counts.split()]
+
+
 def perft_levels(pos: Position, depth: int, cards: CardTable | None = None) -> list[int]:
     """perft(1..depth): distinct states after exactly d turns (spec section 8)."""
     cards = cards or standard_cards()

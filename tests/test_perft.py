@@ -9,7 +9,7 @@ import pytest
 
 from fci_solver import rules
 from fci_solver.bitboard.search import perft
-from fci_solver.position import Deal, parse_sea
+from fci_solver.search import perft_suite
 
 from helpers import CARDS
 
@@ -17,12 +17,8 @@ SUITE = Path(__file__).with_name("perft_suite.txt")
 
 
 def suite():
-    for line in SUITE.read_text().splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        layout, deal, sea, margin, counts = (x.strip() for x in line.split(";"))
-        pos = Deal.parse(layout, deal).position(int(margin), *parse_sea(sea))
-        yield pytest.param(pos, [int(c) for c in counts.split()], id=f"{layout}-{sea}")
+    for name, pos, counts in perft_suite(SUITE):
+        yield pytest.param(pos, counts, id=name)
 
 
 @pytest.mark.parametrize("pos, counts", list(suite()))
