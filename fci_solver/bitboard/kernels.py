@@ -49,9 +49,9 @@ BIG = 1 << 20
 # Kernels that allocate nothing are compiled without numba's reference counting (``_nrt=False``,
 # the flag numba's own allocation-free helpers use).  With it, every call that passes arrays
 # increments and decrements each array's count atomically wherever the callee has a loop it
-# leaves early, and those atomic operations were 45% of a solve's time (perf, seeded standard
-# deals; benchmarks/RESULTS.md).  Such a kernel cannot create arrays: it only reads and writes
-# the ones it is given.
+# leaves early: NRT_decref alone took 29% of perf's samples over a batch of solves, and the
+# batch ran in 44% less time without them (benchmarks/RESULTS.md, sixth session).  Such a
+# kernel cannot create arrays: it only reads and writes the ones it is given.
 HOT = dict(cache=True, nogil=True, _nrt=False)
 
 
