@@ -1,5 +1,6 @@
 """The numba engine agrees with the reference engine on many random positions."""
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fci_solver import rules
@@ -166,3 +167,27 @@ def test_a_discarded_top_never_ate_so_its_prey_stays():
     p = board("4:2 3 . 14 15")
     assert lower_bound(p, CARDS) == 2
     assert brute_minimum(p) == 2
+
+
+@pytest.mark.parametrize("n", [1, 7, 24, 25, 90, 700])
+def test_children_sort_is_stable_in_both_of_its_ways(n):
+    # the search orders children by bound with generation order among equals; up to 24 children
+    # are sorted by insertion, more by a merge sort that borrows the buffer's free space
+    import numpy as np
+    from fci_solver.bitboard import kernels as K
+
+    rng = np.random.default_rng(n)
+    for start in (0, 3):
+        keys = rng.integers(0, 4, n)
+        end = start + n
+        cap = end + n
+        key = np.zeros(cap, np.int64)
+        key[start:end] = keys
+        ck0 = np.zeros(cap, np.uint64)
+        ck0[start:end] = np.arange(n)  # generation order
+        ck1, cmeta, clb = ck0.copy(), ck0.astype(np.int64), key.copy()
+        K._sort_children(ck0, ck1, cmeta, clb, key, start, end)
+        expected = sorted(range(n), key=lambda i: (keys[i], i))
+        assert ck0[start:end].tolist() == expected
+        assert ck1[start:end].tolist() == expected and cmeta[start:end].tolist() == expected
+        assert clb[start:end].tolist() == sorted(keys.tolist())
