@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .actions import Turn
 from .cards import CardTable, standard_cards
-from .position import Position
+from .position import Deal, Position, parse_sea
 from . import rules
 
 
@@ -236,10 +237,6 @@ def perft_suite(path):
     """Read a perft suite file (like ``tests/perft_suite.txt``): one row per line,
     ``layout ; deal ; sea ; margin ; perft(1) perft(2) ...``, ``#`` for comments.
     Yields (name "layout-sea", position, expected counts)."""
-    from pathlib import Path
-
-    from .position import Deal, parse_sea
-
     for line in Path(path).read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
