@@ -980,18 +980,29 @@ def _deliver(fr, d, ret):
 # -- perft ------------------------------------------------------------------------------------
 
 @njit(**HOT)
-def _set_add(sk0, sk1, stag, k0, k1, meta):
-    """Add a state to an open-addressing set (stag = meta + 1, 0 = empty); 1 if it was new."""
+def find_slot(sk0, sk1, stag, k0, k1, meta):
+    """The slot of a state in an open-addressing table without replacement (the DAG walk's,
+    perft's sets; stag = meta + 1, 0 = empty): where it is, or the empty slot where it goes;
+    -1 when the table is full."""
     mask = np.uint64(sk0.shape[0] - 1)
+    i = _hash(k0, k1, meta) & mask
     tag = np.uint8(meta + 1)
-    h = _hash(k0, k1, meta) & mask
-    while stag[h] != 0 and not (stag[h] == tag and sk0[h] == k0 and sk1[h] == k1):
-        h = (h + np.uint64(1)) & mask
+    for _ in range(sk0.shape[0]):
+        if stag[i] == 0 or (stag[i] == tag and sk0[i] == k0 and sk1[i] == k1):
+            return np.int64(i)
+        i = (i + np.uint64(1)) & mask
+    return np.int64(-1)
+
+
+@njit(**HOT)
+def _set_add(sk0, sk1, stag, k0, k1, meta):
+    """Add a state to a set kept under half full (so it has a slot); 1 if it was new."""
+    h = find_slot(sk0, sk1, stag, k0, k1, meta)
     new = 0
     if stag[h] == 0:
         sk0[h] = k0
         sk1[h] = k1
-        stag[h] = tag
+        stag[h] = np.uint8(meta + 1)
         new = 1
     return new
 
@@ -1008,20 +1019,21 @@ def set_rehash(ok0, ok1, otag, sk0, sk1, stag):
 def next_level(lk0, lk1, lmeta, start, n, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, work,
                sk0, sk1, stag, count):
     """perft's step: every full-turn state one turn after the states ``start..n-1`` of a level,
-    added to a set (open addressing over sk0, sk1, stag; its size a power of two) that already
-    holds ``count`` states.
+    added to a set (open addressing over sk0, sk1, stag; its size a power of two) that holds
+    ``count[0]`` states, which is updated.  ``work`` is the search's scratch.
 
-    Returns the level index to resume from (that state's turns again: a set does not mind) after
-    the caller has grown the set (when it is more than half full), ``n`` when done, or -1 when the child buffer overflows; the set's new count
-    is in ``work[0]``.  After-Whale half-steps are expanded: a level holds only full turns (spec
-    section 8).
+    Returns the level index to resume from (that state's turns again: a set does not mind) once
+    the caller has grown the set (it stops when the set is more than half full), ``n`` when done,
+    or -1 when the child buffer overflows.  After-Whale half-steps are expanded: a level holds
+    only full turns (spec section 8).
     """
     cap = ck0.shape[0]
     limit = sk0.shape[0] // 2
-    pos = work[1:NCARDS + 1]
-    stk = work[NCARDS + 1:2 * NCARDS + 1]
-    board = work[2 * NCARDS + 1:2 * NCARDS + 1 + bydist.shape[0]]
+    pos = work[0:NCARDS]
+    stk = work[NCARDS:2 * NCARDS]
+    board = work[2 * NCARDS + WORK:]
     nogrp = work[0:0]
+    added = count[0]
     i = start
     full = False
     while i < n and not full:
@@ -1038,31 +1050,19 @@ def next_level(lk0, lk1, lmeta, start, n, ab, prey, mid, bydist, dstart, maxd, c
                 if hi > cap:
                     return -1
                 for t in range(end, hi):
-                    count += _set_add(sk0, sk1, stag, ck0[t], ck1[t], cmeta[t])
+                    added += _set_add(sk0, sk1, stag, ck0[t], ck1[t], cmeta[t])
             else:
-                count += _set_add(sk0, sk1, stag, ck0[j], ck1[j], cmeta[j])
+                added += _set_add(sk0, sk1, stag, ck0[j], ck1[j], cmeta[j])
             # checked per child (a Whale move adds at most a few thousand): the set never fills
-            full = count > limit
+            full = added > limit
             j += 1
         if not full:
             i += 1
-    work[0] = count
+    count[0] = added
     return i
 
 
 # -- whole-DAG walk (for grading) ------------------------------------------------------------
-
-@njit(**HOT)
-def _dag_find(dk0, dk1, dtag, k0, k1, meta):
-    mask = np.uint64(dk0.shape[0] - 1)
-    i = _hash(k0, k1, meta) & mask
-    tag = np.uint8(meta + 1)
-    for _ in range(dk0.shape[0]):
-        if dtag[i] == 0 or (dtag[i] == tag and dk0[i] == k0 and dk1[i] == k1):
-            return np.int64(i)
-        i = (i + np.uint64(1)) & mask
-    return np.int64(-1)
-
 
 @njit(**HOT)
 def _dag_put(dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot, k0, k1, meta, s, n, lo, hi, best):
@@ -1154,7 +1154,7 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
         if fnext[d] < fend[d]:
             j = fnext[d]
             fnext[d] = j + 1
-            slot = _dag_find(dk0, dk1, dtag, ck0[j], ck1[j], cmeta[j])
+            slot = find_slot(dk0, dk1, dtag, ck0[j], ck1[j], cmeta[j])
             if slot < 0:
                 ctl[1] = 4
                 return
@@ -1214,7 +1214,7 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
             lo = flo[d] + 1 if flo[d] < 99 else 99
             hi = fhi[d] + 1 if fhi[d] >= 0 else -1
             best = fbest[d]
-        slot = _dag_find(dk0, dk1, dtag, k0, k1, meta)
+        slot = find_slot(dk0, dk1, dtag, k0, k1, meta)
         if slot < 0:
             ctl[1] = 4
             return

@@ -444,20 +444,19 @@ def perft(pos: Position, depth: int, cards: CardTable) -> int:
     by :func:`.kernels.next_level` (the set grows by rehashing; no level is generated twice)."""
     eng = Engine(pos.board, cards)
     ck0, ck1, cmeta = eng.buffers()[:3]
-    work = np.empty(eng.work.shape[0] + 1, np.int64)
+    count = np.zeros(1, np.int64)
     k = key_of(pos)
     level = (np.array([k[0]], np.uint64), np.array([k[1]], np.uint64), np.array([k[2]], np.int64))
     for _ in range(depth):
         n = level[0].shape[0]
         size = 1 << min(24, max(12, (64 * n).bit_length()))  # a guess; the set grows when it is wrong
         sets = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8))
-        i, count = 0, 0
+        i, count[0] = 0, 0
         while i < n:
             i = K.next_level(level[0], level[1], level[2], i, n, eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart,
-                             eng.maxd, ck0, ck1, cmeta, work, *sets, count)
+                             eng.maxd, ck0, ck1, cmeta, eng.work, *sets, count)
             if i < 0:
                 raise FciError("too many children for the child buffer")
-            count = int(work[0])
             if i < n:  # more than half full: grow and go on from the state it stopped at
                 size *= 4
                 bigger = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8))
@@ -489,7 +488,7 @@ class DagWalk:
 
     def entry(self, key):
         """(chance, fewest turns to win, most turns to win, best result) of a full state, or None if pruned."""
-        slot = int(K._dag_find(self.k0, self.k1, self.tag, np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2])))
+        slot = int(K.find_slot(self.k0, self.k1, self.tag, np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2])))
         if slot < 0 or self.tag[slot] == 0:
             return None
         lo, hi = int(self.lo[slot]), int(self.hi[slot])
