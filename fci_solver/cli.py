@@ -318,11 +318,15 @@ def _grade_lines(g) -> list[str]:
             out.append(f"Winning lines take {g.shortest} to {g.longest} turns")
     elif not skipped:
         out.append("Random player's chance: not computed (the state DAG is larger than --dag-states)")
+    if g.profile is not None and g.profile.decisions:
+        from .difficulty import profile_table
+
+        out += profile_table(g.profile)
     if g.tier and g.score is not None:
-        out.append(f"Tier: {g.tier} (score {g.score:.2f})")
+        out.append(f"Tier: {g.tier} ({g.score:.1f} bits)")
     elif g.tier:
         lo, hi = g.score_range
-        out.append(f"Tier: {g.tier} (score between {lo:.2f} and {hi:.2f}: proven by the first turns settled)")
+        out.append(f"Tier: {g.tier} (between {lo:.1f} and {hi:.1f} bits: proven by the options settled)")
     else:
         out.append(f"Tier: none: {g.reason}")
     return out
@@ -360,7 +364,7 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 
 
 @cli.command("generate")
-@click.option("--difficulty", "-d", required=True, help="easy, medium, hard or expert.")
+@click.option("--difficulty", "-d", required=True, help="easy, medium, hard or expert, or a band of bits such as 30-35.")
 @click.option("--layout", "-l", default="standard", show_default=True, help="Layout name or path to a layout file.")
 @click.option("--count", "-n", type=click.IntRange(min=1), default=1, show_default=True, help="How many puzzles.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same puzzles.")
@@ -372,7 +376,7 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 @click.option("--max-candidates", type=click.IntRange(min=1), default=2000, show_default=True, help="Give up after grading this many deals.")
 @click.option("--grade-states", type=click.IntRange(min=1), default=2_000_000, show_default=True, help="Search states allowed per grade (a deal not settled is skipped; states, not seconds, keep seeds reproducible).")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write each puzzle and its solution as SVG files into this folder.")
-@click.option("--spread", type=click.IntRange(min=1), default=1, show_default=True, help="Cells in which any two puzzles must differ (the climb goes on from each puzzle found, so with 1 they are often a swap apart).")
+@click.option("--spread", type=click.IntRange(min=1), default=None, show_default="6, or every cell of a smaller layout", help="Cells in which any two puzzles must differ.")
 @click.option("--full-grade", is_flag=True, help="Grade each puzzle found for every fact (minima with each sea choice, exact forgiveness, random play); much slower than the tier.")
 @jobs_option("the puzzles do not depend on it; a second thread grades the climb's next guess, "
              "which paid off on small layouts only, see benchmarks/RESULTS.md", cpus=False)
@@ -386,10 +390,10 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
     with the facts that prove its tier (--full-grade for all of them; see the README).
     """
     from .generate import generate
-    from .grade import tier_index
+    from .grade import difficulty_band
     from .layouts import load_layout
 
-    tier_index(difficulty)
+    difficulty = difficulty_band(difficulty).name
     cards = resolve_cards(cards_file, plain)
     L = load_layout(layout)
     shark, whale = parse_sea(sea)

@@ -25,13 +25,15 @@ from math import comb, factorial
 
 from .cards import CardTable
 from .errors import FciError
-from .grade import TIERS, Grade, grade, tier_band, tier_index
+from .grade import Band, Grade, difficulty_band, grade
 from .layouts import Layout, load_layout
 from .position import DEFAULT_MARGIN, N_CARDS, Deal
 from .bitboard.search import Engine, key_of
 
 STALL = 12  # changes without progress before a restart
 PROPOSALS = 6  # deals drawn per step, of which the climb grades the most promising
+SPREAD = 6  # cells in which any two puzzles of a run differ, by default
+FEWEST = 32  # first turns a deal needs before the climb upwards considers it
 
 
 @dataclass(frozen=True)
@@ -41,36 +43,33 @@ class Puzzle:
     candidates: int  # deals graded to find this one
 
 
-def distance(score: float | None, tier: int) -> float:
-    """How far a score is from the tier's band (0 inside it; infinite when there is no score)."""
+def distance(score: float | None, band: Band) -> float:
+    """How far a score is from the band (0 inside it; infinite when there is no score)."""
     if score is None:
         return math.inf
-    lo, hi = tier_band(tier)
-    return lo - score if score < lo else (score - hi if score >= hi else 0.0)
+    return band.lo - score if score < band.lo else (score - band.hi if score >= band.hi else 0.0)
 
 
-def _guide(g: Grade, tier: int) -> float:
-    """The climb's measure of how far a graded deal is from the tier.
+def _guide(g: Grade, band: Band) -> float:
+    """The climb's measure of how far a graded deal is from the band.
 
-    Exact when the grade has a score; when the grade stopped early it uses the share of good
-    first turns among those settled (only to steer the search: the tier of a puzzle is always
-    the proven one).
+    Exact when the grade has its bits; when the grade stopped early it uses the middle of the
+    proven bounds (only to steer the search: the band of a puzzle is always proven).
     """
-    if g.tier == TIERS[tier]:
+    if band.holds(g):
         return 0.0
     if g.score is not None:
-        return distance(g.score, tier)
+        return distance(g.score, band)
     est = g.details.get("estimate")
-    return math.inf if est is None else max(distance(est, tier), 1e-3)
+    return math.inf if est is None else max(distance(est, band), 1e-3)
 
 
-def _direction(g: Grade, tier: int) -> int:
-    """+1 when the climb should raise the score of ``g``'s deal, -1 to lower it, 0 when unknown."""
+def _direction(g: Grade, band: Band) -> int:
+    """+1 when the climb should raise the bits of ``g``'s deal, -1 to lower them, 0 when unknown."""
     value = g.score if g.score is not None else g.details.get("estimate")
     if value is None:
         return 0
-    lo, hi = tier_band(tier)
-    return 1 if value < lo else (-1 if value >= hi else 0)
+    return 1 if value < band.lo else (-1 if value >= band.hi else 0)
 
 
 def _apart(a: tuple[int, ...], b: tuple[int, ...]) -> int:
@@ -92,24 +91,28 @@ def _neighbour(cards: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
 def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards: CardTable,
              shark: bool = False, whale: bool = False, target: int = 1, margin: int = DEFAULT_MARGIN,
              max_candidates: int = 2000, grade_states: int | None = 2_000_000, progress=None,
-             jobs: int = 1, full_grade: bool = False, spread: int = 1) -> list[Puzzle]:
+             jobs: int = 1, full_grade: bool = False, spread: int | None = None) -> list[Puzzle]:
     """``count`` distinct deals of the tier ``difficulty`` (see :mod:`.grade`), reproducible from ``seed``.
+
+    ``difficulty`` is a tier name or a band of bits of the designer's own, ``"30-35"``.
 
     ``grade_states`` bounds each grade in search states (a deal not settled within it is skipped;
     states, not seconds, so the same seed gives the same puzzles on any machine);
     ``max_candidates`` bounds the whole run; ``jobs`` threads grade (the result does not depend on
     it).  Any two puzzles differ in at least ``spread`` cells (the climb goes on from each puzzle
-    it finds, so with 1 they are often a swap apart).  Each puzzle comes with the grade that
+    it finds, so with 1 they are often a swap apart; default :data:`SPREAD`, or every cell of a
+    smaller layout).  Each puzzle comes with the grade that
     proved its tier: the facts the tier rests on, the forgiveness often only bounded (a bound that
     fixes the tier is a proof); ``full_grade`` grades each puzzle again for every fact of
     :func:`.grade` (the minima with other sea animals and the exact count cost far more than the
     tier).  Raises :class:`FciError` when the tier cannot be reached.
     """
-    want = tier_index(difficulty)
+    band = difficulty_band(difficulty)
     layout = load_layout(layout)
     n = len(layout)
     if n < 2:
         raise FciError(f"layout {layout.name!r} has {n} cell; a puzzle needs at least 2")
+    spread = min(SPREAD, n) if spread is None else spread
     if not 1 <= spread <= n:
         raise FciError(f"--spread must be between 1 and the {n} cells of layout {layout.name!r}, got {spread}")
     space = comb(N_CARDS, n) * factorial(n)
@@ -123,11 +126,10 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
 
     def grade_of(c: tuple[int, ...]) -> Grade:
         pos = Deal(layout, c).position(margin, shark, whale)
-        return grade(pos, cards, target, tier_only=True, state_limit=grade_states, stop_tier=difficulty)
+        return grade(pos, cards, target, tier_only=True, state_limit=grade_states, stop_band=band)
 
     eng = Engine(Deal(layout, tuple(range(n))).board(margin), cards)
     turns: dict[tuple[int, ...], int] = {}
-    fewest = 2 ** (tier_band(want)[0] + 1)
 
     def first_turns(c: tuple[int, ...]) -> int:
         if c not in turns:
@@ -141,14 +143,12 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
         unseen = [c for c in options if c not in seen] or options
         if direction == 0:
             return unseen[0]
-        # but a deal needs at least 2 ** (floor + 1) first turns to be likely of the tier (a
-        # score of s needs 2 ** s of them for each that keeps the minimum), and the climb must
-        # not sink into deals where hardly anything can eat
-        enough = [c for c in unseen if first_turns(c) >= fewest] or unseen
+        # but the climb must not sink into deals where hardly anything can eat
+        enough = [c for c in unseen if first_turns(c) >= FEWEST] or unseen
         return min(enough, key=lambda c: direction * first_turns(c))
 
     def propose(base: tuple[int, ...], g: Grade, r: random.Random) -> tuple[int, ...]:
-        return pick([_neighbour(base, r) for _ in range(PROPOSALS)], _direction(g, want))
+        return pick([_neighbour(base, r) for _ in range(PROPOSALS)], _direction(g, band))
 
     def guess(base: tuple[int, ...], g: Grade) -> None:
         """Start grading the neighbour of ``base`` that the climb's random stream draws next."""
@@ -163,7 +163,7 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
     def full(p: Puzzle) -> Puzzle:
         g = grade(p.deal.position(margin, shark, whale), cards, target, state_limit=grade_states,
                   jobs=max(1, jobs // len(found)))
-        return Puzzle(p.deal, g if g.tier == p.grade.tier else p.grade, p.candidates)
+        return Puzzle(p.deal, g if band.holds(g) else p.grade, p.candidates)
 
     def rate(c: tuple[int, ...], base: tuple[int, ...] | None = None, gbase: Grade | None = None) -> Grade:
         """Grade ``c``; ``base`` (graded ``gbase``) is the deal the climb changes next if ``c`` is not kept."""
@@ -181,7 +181,7 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
         return g
 
     def fresh() -> tuple[int, ...]:
-        return pick([tuple(rng.sample(range(N_CARDS), n)) for _ in range(PROPOSALS)], 1 if want >= 2 else 0)
+        return pick([tuple(rng.sample(range(N_CARDS), n)) for _ in range(PROPOSALS)], 1 if band.lo > 0 else 0)
 
     try:
         cur = None
@@ -193,7 +193,7 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
                 g = rate(cur)
             stall = 0
             while stall < STALL and tried < max_candidates and len(seen) < space:
-                if g.tier == TIERS[want] and all(_apart(cur, p.deal.cards) >= spread for p in found):
+                if band.holds(g) and all(_apart(cur, p.deal.cards) >= spread for p in found):
                     found.append(Puzzle(Deal(layout, cur), g, tried))
                     # the next puzzle is sought next to this one: a deal of the tier is
                     # surrounded by deals near it, where a fresh random deal is mostly easy
@@ -203,7 +203,7 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
                     stall += 1
                     continue
                 ng = rate(nxt, cur, g)
-                now, then = _guide(ng, want), _guide(g, want)
+                now, then = _guide(ng, band), _guide(g, band)
                 if now <= then:
                     cur, g = nxt, ng
                 stall = 0 if now < then else stall + 1
@@ -212,10 +212,10 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
         if len(found) < count:
             where = f"layout {layout.name!r}"
             if len(seen) >= space:
-                raise FciError(f"{where} has only {len(found)} {difficulty} deal(s) among all {space} "
+                raise FciError(f"{where} has only {len(found)} {band.name} deal(s) among all {space} "
                                f"(every one graded); {count} asked")
             got = f"; found: {'; '.join(str(p.deal) for p in found)}" if found else ""
-            raise FciError(f"found {len(found)} of {count} {difficulty} puzzles on {where} after grading {tried} deals "
+            raise FciError(f"found {len(found)} of {count} {band.name} puzzles on {where} after grading {tried} deals "
                            f"(raise --max-candidates, or ask for another tier){got}")
         if not full_grade:
             return found  # each with the grade that proved its tier

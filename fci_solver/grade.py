@@ -4,42 +4,34 @@ Facts (see ``RULES.md``, "Grading"):
 
 * the minimum result with every choice of sea animals (none, Shark, Whale, both), and so which
   sea animals the deal *needs* for its best result;
-* the distinct first turns of the deal as served, and how many of them still allow its minimum
-  (the deal's *forgiveness*);
+* the decision profile (:mod:`.difficulty`): every position of the solution line with its
+  distinct next positions and how many of them still allow the minimum, and the bits they sum
+  to; its first decision is the deal's *forgiveness* (first turns that keep the minimum);
 * the chance that a player who picks uniformly among legal turns at every step ends with at most
   ``target`` stacks, by exact dynamic programming over the state DAG (no sampling), with the
   shortest and longest winning lines.  This walk is only possible when the DAG is small enough
   (``dag_states``); on full 16-card deals it is not, and the fact is reported as unknown.
 
-The tier depends only on the forgiveness and on whether the served sea animals are needed, so it
-is defined for every deal whose forgiveness was settled within the time budget.
+The tier depends only on the bits of the profile; proven bounds on them that lie inside one
+tier's band fix it as surely as the exact figure.
 """
 
 from __future__ import annotations
 
 import math
-import random
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 
 from .cards import CardTable
+from .difficulty import Profile, profile
 from .errors import FciError
 from .position import SEA_CHOICES, Position, sea_list, sea_word
-from .bitboard.search import DEFAULT_MEMORY_MIB, BitboardSolver, Engine, dag_walk, key_of
+from .bitboard.search import BitboardSolver, Engine, dag_walk, key_of
 
 TIERS = ("easy", "medium", "hard", "expert")
-# score = log2(first turns / first turns keeping the minimum) + NEED_BONUS if a served sea animal is needed
-TIER_FLOORS = (0.0, 1.0, 2.5, 4.5)  # lowest score of easy, medium, hard, expert
-NEED_BONUS = 2.0
+TIER_FLOORS = (0.0, 28.0, 34.0, 40.0)  # lowest bits of easy, medium, hard, expert
 SEA_CONFIGS = {name: SEA_CHOICES[name] for name in ("none", "shark", "whale", "both")}  # in the order solved
 DEFAULT_DAG_STATES = 1_000_000
-CHEAP_STATES = 500_000  # below this many search states a tier-only grade settles every first turn
-SAMPLE_STATES = 2_000  # each first turn's budget in the first round
-ROUNDS = (SAMPLE_STATES, 10_000, 50_000, 250_000, 2_000_000, None)  # growing budgets per first turn
-SAMPLE_TURNS = 48  # in the generator's loop, first turns tried before judging the deal by them
-FAR_BELOW = 1.0  # ... and dropping it when they score this far below the tier wanted
 
 
 def tier_of(score: float | None) -> str | None:
@@ -53,15 +45,50 @@ def tier_of(score: float | None) -> str | None:
 
 
 def tier_band(index: int) -> tuple[float, float]:
-    """The scores of tier ``index``: from its floor up to (not including) the next tier's."""
+    """The bits of tier ``index``: from its floor up to (not including) the next tier's."""
     return TIER_FLOORS[index], TIER_FLOORS[index + 1] if index + 1 < len(TIERS) else math.inf
 
 
 def tier_index(name: str) -> int:
     try:
-        return TIERS.index(name)
+        return TIERS.index(name.lower())
     except ValueError:
-        raise FciError(f"unknown difficulty {name!r}; choose one of {', '.join(TIERS)}") from None
+        raise FciError(f"unknown difficulty {name!r}; choose one of {', '.join(TIERS)}, or a band of bits such as 30-35") from None
+
+
+@dataclass(frozen=True)
+class Band:
+    """The bits a puzzle must have: a tier's band, or a designer's own (``"30-35"``, ``"42-"``)."""
+
+    name: str
+    lo: float
+    hi: float  # not included
+
+    def holds(self, g: "Grade") -> bool:
+        """Is ``g``'s bits proven inside the band (the exact figure, or both bounds)?"""
+        if g.score is not None:
+            return self.lo <= g.score < self.hi
+        return g.score_range is not None and self.lo <= g.score_range[0] and g.score_range[1] < self.hi
+
+    def excludes(self, lo: float, hi: float) -> bool:
+        """Do proven bounds ``lo <= bits <= hi`` rule the band out?"""
+        return hi < self.lo or lo >= self.hi
+
+
+def difficulty_band(text: str) -> Band:
+    """A tier name (case-insensitive) or a band of bits ``LO-HI`` (either end may be left out)."""
+    lo, dash, hi = text.strip().partition("-")
+    if not dash:
+        i = tier_index(text.strip())
+        return Band(TIERS[i], *tier_band(i))
+    try:
+        band = Band(text.strip(), float(lo) if lo.strip() else 0.0, float(hi) if hi.strip() else math.inf)
+    except ValueError:
+        tier_index(text)  # raises with the list of names
+        raise
+    if not 0 <= band.lo < band.hi:
+        raise FciError(f"the band {text!r} is empty: give bits LO-HI with 0 <= LO < HI")
+    return band
 
 
 @dataclass(frozen=True)
@@ -79,21 +106,28 @@ class Grade:
     shortest: int | None  # turns of the shortest / longest line ending with <= target stacks
     longest: int | None
     dag_states: int | None
-    score: float | None
+    score: float | None  # the bits of the decision profile, when exact
     tier: str | None
     reason: str | None  # why there is no tier
     seconds: float = 0.0
     details: dict = field(default_factory=dict)
-    score_range: tuple[float, float] | None = None  # when the forgiveness is only bounded
+    score_range: tuple[float, float] | None = None  # proven bounds on the bits when not exact
+    profile: Profile | None = None
 
     def to_dict(self) -> dict:
         d = asdict(self)
+        d.pop("profile")
         d["details"] = {k: v for k, v in self.details.items() if k != "estimate"}  # the climb's guess, not a fact
         d["sea"] = list(self.sea)
         d["keeping_bounds"] = list(self.keeping_bounds)
         d["score_range"] = list(self.score_range) if self.score_range else None
         d["forgiveness"] = None if self.keeping is None or not self.first_turns else self.keeping / self.first_turns
         d["seconds"] = round(self.seconds, 3)
+        p = self.profile
+        d["bits"] = None if p is None or p.bits is None else round(p.bits, 4)
+        d["bits_bounds"] = None if p is None else [round(x, 4) for x in p.bits_bounds]
+        d["narrow_decisions"] = None if p is None else len(p.narrow)
+        d["decisions"] = [] if p is None else [x.to_dict() for x in p.decisions]
         return d
 
 
@@ -114,20 +148,6 @@ def needed(minimum: dict) -> str | None:
     return "both"
 
 
-def served_need(pos: Position, minimum: dict) -> bool | None:
-    """Is some sea animal the deal is served with needed for its served minimum?"""
-    served = minimum[sea_word(pos.shark, pos.whale)]
-    if served is None or minimum["none"] is None:
-        return None
-    return minimum["none"] > served
-
-
-def score_of(first_turns: int, keeping: int | None, need: bool | None) -> float | None:
-    if keeping is None or need is None or keeping == 0:
-        return None
-    return math.log2(first_turns / keeping) + (NEED_BONUS if need else 0.0)
-
-
 class _Clock:
     def __init__(self, limit: float | None):
         self.end = None if limit is None else time.perf_counter() + limit
@@ -142,157 +162,49 @@ class _Clock:
 
 def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | None = None,
           dag_states: int = DEFAULT_DAG_STATES, memory: int | None = None, progress=None,
-          tier_only: bool = False, state_limit: int | None = None, stop_tier: str | None = None,
+          tier_only: bool = False, state_limit: int | None = None, stop_band: Band | None = None,
           jobs: int = 1) -> Grade:
     """Grade ``pos`` (usually a fresh deal) against ``target`` with the bitboard engine.
 
     ``time_limit`` (seconds) and ``state_limit`` (search states, the same on every machine) bound
-    the searches; facts not settled within them are None and the tier is then None too.
-    ``progress(done, best, unit)`` is called now and then.  ``tier_only`` settles just
-    the facts the tier needs (the served and the no-sea minimum, the forgiveness), and stops
-    counting first turns as soon as the counts fix the tier, or, with ``stop_tier``, as soon as
-    they show the deal is or is not of that tier: the generator's inner loop.  A tier fixed by
-    bounds on the forgiveness is as proven as one from the exact count.  ``jobs`` threads settle
-    the first turns (not in the generator's loop, whose early stops depend on their order); the
-    facts do not depend on it, and with ``state_limit`` each thread gets an equal share.
+    the searches; facts not settled within them are None (the profile then has proven bounds).
+    ``progress(done, best, unit)`` is called now and then.  ``tier_only`` settles just the facts
+    the tier needs (the served and the no-sea minimum, the profile) and stops the profile as soon
+    as its bounds fix the tier, or, with ``stop_band``, as soon as they show the deal is or is not
+    in that band: the generator's inner loop.  ``jobs`` threads settle the profile's next
+    positions (not in the generator's loop, whose early stops depend on their order); the facts
+    do not depend on it, and with ``state_limit`` each thread gets an equal share.
     """
     t0 = time.perf_counter()
     clock = _Clock(time_limit)
     eng = Engine(pos.board, cards)
     solver = BitboardSolver(cards, memory=memory)
     served_sea = sea_word(pos.shark, pos.whale)
-
     root = key_of(pos)
-    kids = sorted(eng.next_states(root))
-    n = len(kids)
 
-    # 1. minimum with each choice of sea animals (one table: the keys include the sea bits).
-    # A tier-only grade of a deal served without sea animals skips the search from the deal
-    # itself: it asks each first turn whether it reaches the deal's lower bound, and one that does
-    # proves the minimum.  The first turns are asked that anyway, cheap ones first, where the
-    # search from the deal would first prove its failing first turns (one deal in four costs
-    # 0.4-2.3M states that way).  Only when no first turn reaches the bound is the minimum searched.
+    # 1. minimum with each choice of sea animals (one table: the keys include the sea bits)
     minimum = dict.fromkeys(SEA_CONFIGS)
-    bound = eng.lower_bound(root)
-    guessing = tier_only and served_sea == "none" and kids and bound <= target
-    wanted = set() if guessing else {"none", served_sea} if tier_only else set(SEA_CONFIGS)
-
-    def minima(wanted) -> None:
-        for name, (shark, whale) in SEA_CONFIGS.items():
-            if name in wanted:
-                minimum[name] = _minimum(solver, eng, pos.replace(shark=shark, whale=whale), clock, state_limit)
-                if progress:
-                    progress(solver.states, None, "states")
-
-    minima(wanted)
-    served = bound if guessing else minimum[served_sea]
+    wanted = {"none", served_sea} if tier_only else set(SEA_CONFIGS)
+    for name, (shark, whale) in SEA_CONFIGS.items():
+        if name in wanted:
+            minimum[name] = _minimum(solver, eng, pos.replace(shark=shark, whale=whale), clock, state_limit)
+            if progress:
+                progress(solver.states, None, "states")
+    served = minimum[served_sea]
     minimum_states = solver.states
 
-    # 2. forgiveness: first turns that keep the served minimum
-    good = bad = 0
-    undecided = list(kids)
-    if tier_only and stop_tier is not None:
-        # a fixed shuffle, so that the first turns settled first are a fair sample for far_off()
-        random.Random(n).shuffle(undecided)
-    order = list(undecided)
-    need = False if guessing else served_need(pos, minimum)
-    bonus = NEED_BONUS if need else 0.0
-
-    def enough() -> bool:
-        """In tier-only mode: do the counts so far already fix the tier (or rule out ``stop_tier``)?"""
-        if not tier_only or need is None or not good:
-            return False
-        lo, hi = _score_range(n, good, bad, bonus)
-        if stop_tier is None:
-            return tier_of(lo) == tier_of(hi)
-        floor, ceil = tier_band(tier_index(stop_tier))
-        if floor <= lo and hi < ceil:
-            return True
-        # ruled out: stop only once the count has grown costly, since an exact score steers the
-        # generator's climb better than a bound (and costs little on small layouts)
-        return (hi < floor or lo >= ceil) and solver.states > CHEAP_STATES
-
-    def far_off() -> bool:
-        """In the generator's loop, after a sample of first turns at the cheap budget: do the ones
-        settled put the deal clearly below ``stop_tier``?  Not a proof: the deal is left without a tier."""
-        if not tier_only or stop_tier is None or need is None or not good:
-            return False
-        return math.log2((good + bad) / good) + bonus < tier_band(tier_index(stop_tier))[0] - FAR_BELOW
-
-    sampled_out = False
-    stop = False
-    lock = threading.Lock()
-    # Near-first finds lines after an arbitrary first turn with 4x fewer states (grading and the
-    # calibration); in the generator's loop, where the early stops depend on which first turns
-    # settle in the cheap rounds, generation order measured better (hard x5, seed 1: 45 s
-    # against 139 s; benchmarks/RESULTS.md), so the climb keeps it.
-    near_first = stop_tier is None
-
-    def settle(todo: list, eng: Engine, solver: BitboardSolver, limit: int | None) -> list:
-        """Rounds over the undecided first turns with growing state budgets, so that one hard first
-        turn cannot starve the rest; budgets are states, not seconds, so a grade with
-        ``state_limit`` is the same on every machine.  Returns the turns left undecided."""
-        nonlocal good, bad, stop, sampled_out
-        for share in ROUNDS:
-            left = []
-            for tried, ch in enumerate(todo):
-                room = _room(solver, limit)
-                if share is not None and tried and tried % SAMPLE_TURNS == 0 and far_off():
-                    stop = sampled_out = True
-                if stop or clock.over or (room is not None and room <= 0):
-                    left.append(ch)
-                    continue
-                if eng.lower_bound(ch) > served:
-                    v = served + 1
-                else:
-                    cap = share if room is None else (room if share is None else min(share, room))
-                    v = solver.value(eng, ch, served + 1, clock.deadline(), cap, near_first)
-                with lock:
-                    if v is None:
-                        left.append(ch)
-                        continue
-                    if v <= served:
-                        good += 1
-                    else:
-                        bad += 1
-                    stop = stop or enough()
-                    if progress:
-                        progress(good + bad, None, "first turns")
-            todo = left
-            if not todo or stop:
-                break
-            if share is not None and far_off():
-                # the whole round, not just a sample, points well below the tier wanted
-                stop = sampled_out = True
-                break
-        return todo
-
-    if served is not None and not (tier_only and served > target):
-        if jobs > 1 and stop_tier is None and len(undecided) > 1:
-            # one engine and table per thread, the turns dealt round-robin (the kernels release the GIL)
-            limit = None if state_limit is None else max(0, state_limit - solver.states) // jobs
-            helpers = [(Engine(pos.board, cards), BitboardSolver(cards, memory=(memory or DEFAULT_MEMORY_MIB) // jobs))
-                       for _ in range(jobs)]
-            with ThreadPoolExecutor(jobs) as pool:
-                parts = pool.map(lambda i: settle(undecided[i::jobs], *helpers[i], limit), range(jobs))
-                undecided = [ch for part in parts for ch in part]
-            solver.states += sum(h[1].states for h in helpers)  # so the state limit sees them
-        else:
-            undecided = settle(undecided, eng, solver, state_limit)
-    if guessing:
-        if good:
-            minimum["none"] = served  # a first turn reaches the lower bound
-        else:
-            # no first turn was shown to reach the bound: search the minimum, then count again
-            minima({"none"})
-            served = minimum["none"]
-            good = bad = 0
-            stop = sampled_out = False
-            undecided = list(order)
-            if served is not None and served <= target:
-                undecided = settle(undecided, eng, solver, state_limit)
-    keeping = good if served is not None and not undecided else None
-    bounds = (good, n - bad) if served is not None else (0, n)
+    # 2. the decision profile along the solution line
+    prof = None
+    if served is not None and served <= target and not clock.over:
+        room = _room(solver, state_limit)
+        prof = profile(pos, cards, served, solver=solver, eng=eng, jobs=1 if stop_band else jobs, memory=memory,
+                       state_limit=room, deadline=clock.deadline(), stop=_stopper(tier_only, stop_band),
+                       progress=(lambda done, total: progress(done, None, f"of {total:,} next positions settled"))
+                       if progress else None)
+    n = len(eng.next_states(root)) if prof is None or not prof.decisions else prof.decisions[0].options
+    first = prof.decisions[0] if prof is not None and prof.decisions else None
+    keeping = first.keeping if first else None
+    bounds = first.keeping_bounds if first else (0, n)
 
     # 3. the random player's chance and the line lengths, when the DAG is small enough
     chance = shortest = longest = walked = None
@@ -304,42 +216,42 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
             chance, shortest, longest = (e[0], e[1], e[2]) if e else (0.0, None, None)
             walked = w.states
 
-    reason = None
-    score = None
-    score_range = None
-    tier = None
+    reason = score = score_range = tier = None
     if served is not None and served > target:
         reason = f"the deal cannot end with {target} or fewer stacks (its minimum is {served})"
-    elif not kids:
+    elif not n:
         reason = "the deal has no legal turn"
-    elif served is None or need is None:
+    elif prof is None:
         reason = "not every fact was proven within the limits"
-    elif keeping is not None:
-        score = score_of(n, keeping, need)
+    elif prof.exact:
+        score = prof.bits
         tier = tier_of(score)
     else:
-        if good:
-            score_range = _score_range(n, good, bad, bonus)
-            if tier_of(score_range[0]) == tier_of(score_range[1]):
-                tier = tier_of(score_range[0])
-        if tier is None:
-            reason = ("not every fact was proven within the limits" if not tier_only or stop_tier is None
-                      else f"stopped: the first turns settled so far point well below {stop_tier}" if sampled_out
-                      else f"stopped once the first turns showed the deal is not {stop_tier}")
+        score_range = prof.bits_bounds
+        if tier_of(score_range[0]) == tier_of(score_range[1]):
+            tier = tier_of(score_range[0])
+        elif stop_band is not None and stop_band.excludes(*score_range):
+            reason = f"stopped once the bounds showed the deal is not {stop_band.name}"
+        else:
+            reason = "not every fact was proven within the limits"
     details = {"states": solver.states, "minimum_states": minimum_states}
     if tier_only:
         details["not_computed"] = ["minima with other sea animals", "random player's chance"]
-    if good:
-        # a sampled estimate from the first turns settled so far: guidance for the generator only
-        details["estimate"] = math.log2((good + bad) / good) + bonus
+    if score_range is not None:
+        # the middle of the proven bounds: guidance for the generator's climb only
+        details["estimate"] = sum(score_range) / 2
     return Grade(target, tuple(sea_list(pos.shark, pos.whale)), minimum, needed(minimum), n, keeping,
                  bounds, chance, shortest, longest, walked, score, tier, reason,
-                 time.perf_counter() - t0, details, score_range)
+                 time.perf_counter() - t0, details, score_range, prof)
 
 
-def _score_range(n: int, good: int, bad: int, bonus: float) -> tuple[float, float]:
-    """The scores still possible when ``good`` first turns are known to keep the minimum and ``bad`` not."""
-    return math.log2(n / (n - bad)) + bonus, math.log2(n / good) + bonus
+def _stopper(tier_only: bool, band: Band | None):
+    """When a tier-only grade's profile may stop: its bounds fix the tier, or put it in or out of ``band``."""
+    if not tier_only:
+        return None
+    if band is None:
+        return lambda lo, hi: tier_of(lo) == tier_of(hi)
+    return lambda lo, hi: (band.lo <= lo and hi < band.hi) or band.excludes(lo, hi)
 
 
 def _room(solver: BitboardSolver, state_limit: int | None) -> int | None:

@@ -12,7 +12,9 @@ from click.testing import CliRunner
 from fci_solver import rules
 from fci_solver.cli import cli, main
 from fci_solver.generate import generate
-from fci_solver.grade import SAMPLE_TURNS, TIERS, grade, score_of, tier_of
+from fci_solver.difficulty import profile
+from fci_solver.grade import TIERS, TIER_FLOORS, difficulty_band, grade, tier_of
+from fci_solver.search import perft_levels, solve
 from fci_solver.layouts import parse_layout
 
 from helpers import CARDS, board
@@ -80,13 +82,53 @@ def test_a_deal_can_need_both_sea_animals():
     assert g.needs == "both"
 
 
-def test_tier_follows_the_score():
-    # all first turns keep the minimum: easy; one in 32 keeps it: expert
-    assert tier_of(score_of(10, 10, False)) == "easy"
-    assert tier_of(score_of(32, 1, False)) == "expert"
-    # needing a served sea animal adds two
-    assert score_of(4, 2, True) == 3.0 and tier_of(3.0) == "hard"
-    assert score_of(4, 0, False) is None and tier_of(None) is None
+def test_tier_follows_the_bits():
+    easy, medium, hard, expert = TIER_FLOORS
+    assert tier_of(0.0) == "easy" and tier_of(medium - 0.01) == "easy"
+    assert tier_of(medium) == "medium" and tier_of(hard) == "hard" and tier_of(expert + 20) == "expert"
+    assert tier_of(None) is None
+
+
+@pytest.mark.parametrize("pos", SMALL + [board("4 3 2 1 0", sea="none", margin=1)])
+def test_the_decision_profile_equals_brute_force(pos):
+    # every position of the solution line: its distinct next positions, and how many of them
+    # still allow the minimum, counted with the reference engine over every line
+    minimum, _, _ = brute(pos, 1)
+    m = minimum(pos)
+    p = profile(pos, CARDS, m)
+    # the profile follows the line fci solve prints
+    assert [d.position for d in p.decisions] == [pos] + solve(pos, CARDS).positions[:-1]
+    for d in p.decisions:
+        nxt = [q for _, q in rules.successors(d.position, CARDS).values()]
+        assert d.options == len(nxt)
+        assert d.keeping == sum(minimum(q) == m for q in nxt) >= 1
+    assert p.bits == pytest.approx(sum(math.log2(d.options / d.keeping) for d in p.decisions))
+
+
+def test_the_first_decision_is_perft_1_and_the_bits_add_up():
+    pos = board("9 8 7\n6 5 .", sea="shark")
+    g = grade(pos, CARDS)
+    first = g.profile.decisions[0]
+    assert first.options == perft_levels(pos, 1, CARDS)[0] == g.first_turns
+    assert first.keeping == g.keeping
+    d = g.to_dict()
+    assert d["bits"] == pytest.approx(sum(math.log2(x["options"] / x["keeping"]) for x in d["decisions"]), abs=1e-3)
+    assert [x["turn"] for x in d["decisions"]] == list(range(1, len(d["decisions"]) + 1))
+
+
+def test_a_decision_is_narrow_when_fewer_than_1_in_20_keep():
+    from fci_solver.difficulty import Decision
+
+    pos = board("1 0")
+    assert Decision(3, 41, (2, 2), "", pos).narrow
+    assert not Decision(3, 40, (2, 2), "", pos).narrow
+    assert not Decision(3, 41, (1, 3), "", pos).narrow  # not proven narrow while keeping may be 3
+
+
+@pytest.mark.parametrize("text, lo, hi", [("Hard", TIER_FLOORS[2], TIER_FLOORS[3]), ("30-35", 30, 35), ("42-", 42, math.inf)])
+def test_a_difficulty_is_a_tier_or_a_band_of_bits(text, lo, hi):
+    b = difficulty_band(text)
+    assert (b.lo, b.hi) == (lo, hi)
 
 
 def test_a_deal_that_cannot_reach_the_target_has_no_tier():
@@ -99,38 +141,42 @@ def test_a_deal_that_cannot_reach_the_target_has_no_tier():
 SIX = parse_layout("XXX\nXXX", "six")
 
 
-def test_generated_puzzles_land_in_their_tier_and_repeat_with_the_seed():
-    a = generate(SIX, "hard", 2, seed=3, cards=CARDS)
-    b = generate(SIX, "hard", 2, seed=3, cards=CARDS)
+def test_generated_puzzles_land_in_their_band_and_repeat_with_the_seed():
+    a = generate(SIX, "14-", 2, seed=3, cards=CARDS)
+    b = generate(SIX, "14-", 2, seed=3, cards=CARDS)
     assert [p.deal.cards for p in a] == [p.deal.cards for p in b]
     # grading ahead on a second thread changes the speed, never the puzzles or their grades
-    c = generate(SIX, "hard", 2, seed=3, cards=CARDS, jobs=2)
+    c = generate(SIX, "14-", 2, seed=3, cards=CARDS, jobs=2)
     assert [(p.deal.cards, p.candidates, p.grade.score) for p in c] == [(p.deal.cards, p.candidates, p.grade.score) for p in a]
-    assert len({p.deal.cards for p in a}) == 2
     for p in a:
-        # served with the grade that proved the tier: an exact score, or bounds that fix it
+        # served with the grade that proved the band: exact bits, or bounds inside it
         again = grade(p.deal.position(2, False, False), CARDS)
-        assert again.tier == "hard" == p.grade.tier
-        assert math.log2(again.first_turns / again.keeping) == pytest.approx(again.score)
+        assert again.score >= 14
+        assert again.score == pytest.approx(sum(d.bits for d in again.profile.decisions))
         if p.grade.score is not None:
             assert p.grade.score == pytest.approx(again.score)
         else:
             lo, hi = p.grade.score_range
-            assert lo - 1e-9 <= again.score <= hi + 1e-9
-            klo, khi = p.grade.keeping_bounds
-            assert klo <= again.keeping <= khi
+            assert 14 <= lo - 1e-9 <= again.score <= hi + 1e-9
+
+
+def test_puzzles_of_one_run_differ_in_6_cells_by_default():
+    ps = generate(SIX, "8-", 3, seed=3, cards=CARDS)
+    for i, a in enumerate(ps):
+        for b in ps[:i]:
+            assert sum(x != y for x, y in zip(a.deal.cards, b.deal.cards)) >= 6
 
 
 def test_puzzles_differ_in_at_least_spread_cells():
-    ps = generate(SIX, "hard", 3, seed=3, cards=CARDS, spread=4)
+    ps = generate(SIX, "8-", 3, seed=3, cards=CARDS, spread=4)
     for i, a in enumerate(ps):
-        assert a.grade.tier == "hard"
+        assert a.grade.score is None or a.grade.score >= 8
         for b in ps[:i]:
             assert sum(x != y for x, y in zip(a.deal.cards, b.deal.cards)) >= 4
 
 
 def test_generate_can_serve_every_fact():
-    [p] = generate(SIX, "medium", 1, seed=5, cards=CARDS, full_grade=True)
+    [p] = generate(SIX, "10-", 1, seed=5, cards=CARDS, full_grade=True)
     again = grade(p.deal.position(2, False, False), CARDS)
     for fact in ("minimum", "needs", "first_turns", "keeping", "chance", "shortest", "longest", "score", "tier"):
         assert getattr(p.grade, fact) == getattr(again, fact)
@@ -142,10 +188,7 @@ def test_generate_can_serve_every_fact():
     board("7 5 4 3", sea="none", margin=1),
     board("11 9 8\n5 . 6", sea="none"),  # the lower bound says 1, the minimum is 2
 ])
-def test_a_tier_only_grade_finds_the_minimum_through_the_first_turns(pos, target):
-    # served without sea animals, the generator's grade asks the first turns, not the deal,
-    # whether the lower bound is reached (and searches the deal only when none does); the
-    # minimum and the tier are the true ones all the same
+def test_a_tier_only_grade_proves_the_true_minimum_and_tier(pos, target):
     minimum, _, _ = brute(pos, target)
     g = grade(pos, CARDS, target, tier_only=True)
     full = grade(pos, CARDS, target)
@@ -159,11 +202,11 @@ def test_a_tier_only_grade_finds_the_minimum_through_the_first_turns(pos, target
 def test_generate_cli_json_and_svg(tmp_path):
     lay = tmp_path / "six.txt"
     lay.write_text("XXX\nXXX\n")
-    args = ["generate", "-d", "medium", "-l", str(lay), "-n", "1", "--seed", "5", "--json", "--svg", str(tmp_path / "svg")]
+    args = ["generate", "-d", "10-", "-l", str(lay), "-n", "1", "--seed", "5", "--json", "--svg", str(tmp_path / "svg")]
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 0, r.output
     d = json.loads(r.output)
-    assert d["puzzles"][0]["tier"] == "medium"
+    assert d["puzzles"][0]["bits_bounds"][0] >= 10
     assert len(d["svg"]) == 2
     for f in d["svg"]:
         doc = xml.dom.minidom.parse(f)
@@ -178,6 +221,7 @@ def test_generate_cli_json_and_svg(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["generate", "-d", "impossible"], "unknown difficulty 'impossible'"),
     (["generate", "-d", "expert", "-l", "{two}"], "has only 0 expert deal(s) among all 240"),
+    (["generate", "-d", "35-30"], "the band '35-30' is empty"),
     (["grade", "--random", "--seed", "1", "--dag-states", "-5"], "--dag-states"),
     (["generate", "-d", "hard", "-l", "{two}", "--spread", "3"], "--spread must be between 1 and the 2 cells"),
 ])
@@ -216,16 +260,14 @@ def test_tier_only_grading_stops_early_but_agrees(pos):
     full = grade(pos, CARDS)
     fast = grade(pos, CARDS, tier_only=True)
     assert fast.tier == full.tier
-    for t in TIERS:
-        # the generator's grade either proves the true tier or stops without one, saying why
-        # (ruled out by the counts, or a sample of first turns far below the tier asked for)
-        g = grade(pos, CARDS, tier_only=True, stop_tier=t)
-        assert g.tier in (full.tier, None)
-        assert g.tier is not None or g.reason.startswith("stopped")
-        if t == full.tier and full.first_turns <= SAMPLE_TURNS:  # too few first turns to judge by a sample
-            assert g.tier == full.tier
+    for band in ("0-4", "4-8", "8-"):
+        # the generator's grade either proves the band or stops, saying why
+        b = difficulty_band(band)
+        g = grade(pos, CARDS, tier_only=True, stop_band=b)
+        if full.score is not None:
+            assert b.holds(g) == (b.lo <= full.score < b.hi)
     lo, hi = fast.keeping_bounds
-    assert lo <= full.keeping <= hi
+    assert full.keeping is None or lo <= full.keeping <= hi
 
 
 def test_a_tier_proven_from_bounds_is_printed_with_its_range():
@@ -233,10 +275,10 @@ def test_a_tier_proven_from_bounds_is_printed_with_its_range():
     from fci_solver.cli import _grade_lines
 
     g = grade(board("9 8 7\n6 5 .", sea="none"), CARDS)
-    bounded = replace(g, keeping=None, keeping_bounds=(1, 4), score=None, score_range=(2.6, 4.4), tier="hard")
+    bounded = replace(g, keeping=None, keeping_bounds=(1, 4), score=None, score_range=(34.6, 36.4), tier="hard")
     text = "\n".join(_grade_lines(bounded))
     assert "between 1 and 4 keep the minimum" in text
-    assert "Tier: hard (score between 2.60 and 4.40" in text
+    assert "Tier: hard (between 34.6 and 36.4 bits" in text
 
 
 @pytest.mark.parametrize("pos", SMALL)

@@ -266,6 +266,8 @@ class BitboardSolver:
 
     def _tt(self, key):
         """(value, exact) stored for ``key``, or None: a value that is not exact is a lower bound."""
+        if self.table is None:
+            return None
         tk0, tk1, tmeta, tval, _ = self.table
         w = K.tt_lookup(tk0, tk1, tmeta, tval, np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]))
         return (int(w & 255), (w >> 8) == 1) if w >= 0 else None

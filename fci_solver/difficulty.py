@@ -1,0 +1,239 @@
+"""Whole-game difficulty: every decision on a deal's solution line, and the bits a player must find.
+
+At each position of the solution line a player faces a decision: of the ``options`` distinct next
+positions, ``keeping`` still allow the deal's minimum.  A player who cannot tell them apart keeps
+the minimum with chance keeping/options, so the decision costs ``log2(options / keeping)`` bits of
+information; the deal's measure, ``bits``, is the sum over the line.  The first decision is the
+old first-turn forgiveness; the narrow decisions are mostly later.
+
+The line is the solution line (``fci solve``'s): at each position, the first turn in the engine's
+turn order that keeps the minimum.  Every count is exact.  When a search budget runs out before
+every next position is settled, a decision's ``keeping`` is only bounded (the played turn always
+keeps, so at least 1), and so is ``bits``: :attr:`Profile.bits_bounds` is then a proven interval.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from .cards import CardTable
+from .position import Position
+from .bitboard.search import DEFAULT_MEMORY_MIB, BitboardSolver, Engine, key_of, keys_to_line
+
+NARROW = 20  # a decision is narrow when fewer than 1 in NARROW of its options keep the minimum
+ROUNDS = (2_000, 10_000, 50_000, 250_000, 2_000_000, None)  # growing state budgets per next position
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One position on the solution line: its options, how many keep the minimum, the turn played."""
+
+    turn: int  # 1 for the deal itself
+    options: int
+    keeping_bounds: tuple[int, int]  # proven: lo <= keeping <= hi (equal once every option is settled)
+    played: str  # the turn of the solution line, in human notation
+    position: Position  # before the turn
+
+    @property
+    def keeping(self) -> int | None:
+        lo, hi = self.keeping_bounds
+        return lo if lo == hi else None
+
+    @property
+    def bits_bounds(self) -> tuple[float, float]:
+        lo, hi = self.keeping_bounds
+        return math.log2(self.options / hi), math.log2(self.options / lo)
+
+    @property
+    def bits(self) -> float | None:
+        return None if self.keeping is None else math.log2(self.options / self.keeping)
+
+    @property
+    def narrow(self) -> bool:
+        """Proven narrow: fewer than 1 in :data:`NARROW` of the options keep the minimum."""
+        return self.keeping_bounds[1] * NARROW < self.options
+
+    def to_dict(self) -> dict:
+        lo, hi = self.bits_bounds
+        return {"turn": self.turn, "options": self.options, "keeping": self.keeping,
+                "keeping_bounds": list(self.keeping_bounds), "bits": None if self.bits is None else round(self.bits, 4),
+                "bits_bounds": [round(lo, 4), round(hi, 4)], "narrow": self.narrow, "played": self.played}
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The decision profile of a position: every decision on its solution line."""
+
+    minimum: int
+    decisions: tuple[Decision, ...]
+    states: int  # search states spent classifying next positions
+    seconds: float
+
+    @property
+    def exact(self) -> bool:
+        return all(d.keeping is not None for d in self.decisions)
+
+    @property
+    def bits_bounds(self) -> tuple[float, float]:
+        return (sum(d.bits_bounds[0] for d in self.decisions), sum(d.bits_bounds[1] for d in self.decisions))
+
+    @property
+    def bits(self) -> float | None:
+        return sum(d.bits for d in self.decisions) if self.exact else None
+
+    @property
+    def narrow(self) -> list[Decision]:
+        return [d for d in self.decisions if d.narrow]
+
+    def to_dict(self) -> dict:
+        lo, hi = self.bits_bounds
+        return {"minimum": self.minimum, "bits": None if self.bits is None else round(self.bits, 4),
+                "bits_bounds": [round(lo, 4), round(hi, 4)], "narrow_decisions": len(self.narrow),
+                "decisions": [d.to_dict() for d in self.decisions], "profile_states": self.states}
+
+
+def solution_keys(solver: BitboardSolver, eng: Engine, pos: Position, minimum: int) -> list:
+    """The solution line's keys (Whale half-steps included), read from the solver's table."""
+    return solver.principal_keys(eng, key_of(pos), minimum)
+
+
+class _Tally:
+    """What is known of one decision while its next positions are being settled."""
+
+    def __init__(self, options: int):
+        self.options, self.good, self.bad = options, 0, 0
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        return self.good, self.options - self.bad
+
+
+def _bits_bounds(tallies: list[_Tally]) -> tuple[float, float]:
+    lo = sum(math.log2(t.options / t.bounds[1]) for t in tallies)
+    hi = sum(math.log2(t.options / t.bounds[0]) for t in tallies)
+    return lo, hi
+
+
+def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSolver | None = None,
+            eng: Engine | None = None, jobs: int = 1, memory: int | None = None, state_limit: int | None = None,
+            deadline: float | None = None, stop=None, progress=None, near_first: bool = True) -> Profile:
+    """The decision profile of ``pos``, whose proven minimum is ``minimum``.
+
+    Every next position of every position on the solution line is settled by an exact search
+    ("can ``minimum`` still be reached?"), in rounds of growing state budgets so that one hard
+    position cannot starve the rest.  ``state_limit`` (search states) and ``deadline``
+    (``time.perf_counter()`` value) stop it early, leaving bounds; so does ``stop(lo, hi)``, called
+    with the proven bounds on the bits after each settled position (the generator stops once they
+    fix a tier).  ``jobs`` threads share the work, each with its own table; the counts do not
+    depend on it.
+    """
+    t0 = time.perf_counter()
+    eng = eng or Engine(pos.board, cards)
+    solver = solver or BitboardSolver(cards, memory=memory)
+    keys = solution_keys(solver, eng, pos, minimum)
+    turns, after = keys_to_line(pos, keys, cards)
+    full = [key_of(pos)] + [key_of(p) for p in after]
+    if not turns:
+        return Profile(minimum, (), 0, time.perf_counter() - t0)
+
+    tallies, items = [], []
+    for i, key in enumerate(full[:-1]):
+        kids = sorted(eng.next_states(key))
+        t = _Tally(len(kids))
+        tallies.append(t)
+        for ch in kids:
+            if ch == full[i + 1]:
+                t.good += 1  # the solution line keeps the minimum
+            elif eng.lower_bound(ch) > minimum:
+                t.bad += 1
+            else:
+                items.append((i, ch))
+
+    start_states = solver.states
+    lock = threading.Lock()
+    halt = False
+    total = len(items)
+    settled = 0
+
+    def run(todo: list, eng: Engine, solver: BitboardSolver, limit: int | None) -> list:
+        """Rounds over ``todo`` with growing budgets; returns what is still unsettled."""
+        nonlocal halt, settled
+        spent0 = solver.states
+        # Rounds cost more states in all (each search starts again from its next position), but
+        # when the work may stop early they settle the cheap positions first: without a limit,
+        # one search each is cheapest (seeded deal 1: 14.6M states against 19.8M).
+        limited = stop is not None or limit is not None or deadline is not None
+        for share in ROUNDS if limited else (None,):
+            left = []
+            # one more settled option narrows a decision's bits by about 1 / (keeping found so far):
+            # the narrow decisions first, where each search buys the most
+            todo.sort(key=lambda item: (tallies[item[0]].good, -item[0]))
+            for i, ch in todo:
+                room = None if limit is None else limit - (solver.states - spent0)
+                if halt or (deadline is not None and time.perf_counter() > deadline) or (room is not None and room <= 0):
+                    left.append((i, ch))
+                    continue
+                cap = share if room is None else (room if share is None else min(share, room))
+                v = solver.value(eng, ch, minimum + 1, deadline, cap, near_first)
+                if v is None:
+                    left.append((i, ch))
+                    continue
+                with lock:
+                    if v <= minimum:
+                        tallies[i].good += 1
+                    else:
+                        tallies[i].bad += 1
+                    settled += 1
+                    if stop is not None and stop(*_bits_bounds(tallies)):
+                        halt = True
+                    if progress:
+                        progress(settled, total)
+            todo = left
+            if not todo or halt:
+                break
+        return todo
+
+    if jobs > 1 and len(items) > 1:
+        limit = None if state_limit is None else state_limit // jobs
+        helpers = [(Engine(pos.board, cards), BitboardSolver(cards, memory=(memory or DEFAULT_MEMORY_MIB) // jobs))
+                   for _ in range(jobs)]
+        with ThreadPoolExecutor(jobs) as pool:
+            list(pool.map(lambda j: run(items[j::jobs], *helpers[j], limit), range(jobs)))
+        states = sum(h[1].states for h in helpers)
+        solver.states += states
+    else:
+        run(items, eng, solver, state_limit)
+        states = solver.states - start_states
+
+    human = _human_turns(pos, turns, after)
+    decisions = tuple(Decision(i + 1, t.options, t.bounds, human[i], pos if i == 0 else after[i - 1])
+                      for i, t in enumerate(tallies))
+    return Profile(minimum, decisions, states, time.perf_counter() - t0)
+
+
+def _human_turns(pos: Position, turns, after) -> list[str]:
+    from .notation import line_to_human
+
+    return line_to_human(pos, turns, after)
+
+
+def profile_table(p: Profile, all_rows: bool = False) -> list[str]:
+    """The profile as a short text table: every narrow decision (and, with ``all_rows``, every one)."""
+    lo, hi = p.bits_bounds
+    head = (f"Bits to find along the solution line: {p.bits:.1f}" if p.exact
+            else f"Bits to find along the solution line: between {lo:.1f} and {hi:.1f} (not every option settled)")
+    rows = [head, f"{len(p.decisions)} decisions, {len(p.narrow)} narrow (fewer than 1 in {NARROW} turns keep the minimum)",
+            " turn  options  keeping   bits  played"]
+    for d in p.decisions:
+        if not (all_rows or d.narrow or d.turn == 1 or d.keeping is None):
+            continue
+        keep = f"{d.keeping}" if d.keeping is not None else f"{d.keeping_bounds[0]}-{d.keeping_bounds[1]}"
+        b = f"{d.bits:6.2f}" if d.bits is not None else f"{d.bits_bounds[0]:.1f}-{d.bits_bounds[1]:.1f}"
+        mark = "  <- narrow" if d.narrow else ""
+        rows.append(f"{d.turn:>5} {d.options:>8,} {keep:>8} {b:>6}  {d.played}{mark}")
+    return rows
+
