@@ -19,7 +19,7 @@ from .cards import resolve_cards
 from .errors import FciError, read_user_text
 from .layouts import all_layouts
 from .position import DEFAULT_MARGIN, Deal, Position, parse_sea, rank_name, read_position, sea_list
-from . import notation, rules, search
+from . import interrupt, notation, rules, search
 from .progress import Progress
 
 
@@ -487,6 +487,8 @@ def play_cmd(setup: Setup, target, time_limit):
     """Play a deal or position in the terminal (turns in human notation; reads stdin when piped)."""
     from .play import Session
 
+    if sys.stdin is None:
+        raise FciError("standard input is closed: fci play reads its turns from it")
     interactive = sys.stdin.isatty()
     prompt = (lambda text: click.echo(text, nl=False)) if interactive else None
     session = Session(setup.start, setup.cards, click.echo, target, time_limit, prompt)
@@ -507,8 +509,12 @@ _add_game_groups()
 
 def main(argv=None) -> None:
     """Run the CLI; every user error becomes one line on stderr and exit status 2."""
+    interrupt.install()
+    if sys.stdout is None:
+        _fail("standard output is closed: nowhere to write the results")
     try:
         rv = cli.main(args=argv, prog_name="fci", standalone_mode=False)
+        sys.stdout.flush()
     except click.exceptions.NoArgsIsHelpError as e:
         click.echo(e.ctx.get_help())
         sys.exit(0)
@@ -519,15 +525,39 @@ def main(argv=None) -> None:
         sys.exit(1)
     except click.ClickException as e:
         msg = " ".join(e.format_message().split())
-        cmd = f" {e.ctx.info_name}" if getattr(e, "ctx", None) is not None and e.ctx.parent is not None else ""
-        click.echo(f"fci{cmd}: error: {msg}", err=True)
-        sys.exit(2)
+        ctx = getattr(e, "ctx", None)
+        _fail(f"error: {msg}", prog=ctx.command_path if ctx is not None and ctx.parent is not None else "fci")
     except FciError as e:
-        click.echo(f"fci: error: {e}", err=True)
-        sys.exit(2)
+        _fail(f"error: {e}")
     except BrokenPipeError:
+        _quiet_stdout()
         sys.exit(0)
-    except KeyboardInterrupt:
-        click.echo("fci: interrupted", err=True)
-        sys.exit(130)
+    except OSError as e:
+        if e.filename is None:  # writing the output, not reading a file (those are FciErrors)
+            _quiet_stdout()
+            _fail(f"error: cannot write the output: {e.strerror}")
+        raise
+    except (interrupt.Interrupted, KeyboardInterrupt):
+        interrupt.STOP.set()
+        _fail("interrupted", 130)
     sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _fail(message: str, status: int = 2, prog: str = "fci") -> None:
+    """One line on stderr (if there is one) and the exit status."""
+    if sys.stderr is not None:
+        try:
+            sys.stderr.write(f"{prog}: {message}\n")
+            sys.stderr.flush()
+        except OSError:
+            pass
+    sys.exit(status)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's last flush cannot fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass

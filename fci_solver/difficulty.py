@@ -20,6 +20,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from . import interrupt
 from .cards import CardTable
 from .position import Position
 from .bitboard.search import DEFAULT_MEMORY_MIB, BitboardSolver, Engine, key_of, keys_to_line
@@ -173,6 +174,7 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
             # the narrow decisions first, where each search buys the most
             todo.sort(key=lambda item: (tallies[item[0]].good, -item[0]))
             for i, ch in todo:
+                interrupt.check()
                 room = None if limit is None else limit - (solver.states - spent0)
                 if halt or (deadline is not None and time.perf_counter() > deadline) or (room is not None and room <= 0):
                     left.append((i, ch))

@@ -11,6 +11,8 @@ def read_user_text(path, what: str) -> str:
     from pathlib import Path
 
     if str(path) == "-":
+        if sys.stdin is None:
+            raise FciError(f"standard input is closed: there is no {what} to read from it")
         return sys.stdin.read()
     try:
         return Path(path).read_text(encoding="utf-8")

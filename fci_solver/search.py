@@ -16,7 +16,7 @@ from pathlib import Path
 from .actions import Turn
 from .cards import CardTable, standard_cards
 from .position import Deal, Position, parse_sea
-from . import rules
+from . import interrupt, rules
 
 
 class TimeUp(Exception):
@@ -143,9 +143,21 @@ class ReferenceSolver:
         self.best: tuple[int, list] | None = None  # incumbent: (result, [(turn, pos), ...])
 
     def children(self, pos: Position) -> list[tuple[Turn, Position]]:
-        kids = list(rules.successors(pos, self.cards).values())
-        kids.sort(key=lambda tp: (lower_bound(tp[1], self.cards), len(tp[1])))
-        return kids
+        # A position with the Whale has hundreds of thousands of turns: the clock and Ctrl-C are
+        # checked while they are listed and sorted, not only between positions.
+        out = {}
+        for i, (turn, nxt) in enumerate(rules.turns(pos, self.cards), 1):
+            out.setdefault(nxt.key(), (turn, nxt))
+            if i & 1023 == 0:
+                self._tick()
+        kids = list(out.values())
+        keys = []
+        for i, (_, kid) in enumerate(kids, 1):
+            keys.append((lower_bound(kid, self.cards), len(kid)))
+            if i & 1023 == 0:
+                self._tick()
+        order = sorted(range(len(kids)), key=keys.__getitem__)
+        return [kids[i] for i in order]
 
     def search(self, pos: Position, beta: int, path: list) -> int:
         """The minimum result if it is < beta (exact), else a lower bound >= beta."""
@@ -186,6 +198,7 @@ class ReferenceSolver:
         return bound
 
     def _tick(self):
+        interrupt.check()
         if self.progress:
             self.progress(self.states, self.best[0] if self.best else None)
         if self.time_limit is not None and time.perf_counter() - self.t0 > self.time_limit:
@@ -217,7 +230,7 @@ class ReferenceSolver:
         """A real, if poor, complete line: always the first turn (used when time ran out before any end)."""
         line = []
         while True:
-            kid = next(iter(rules.successors(pos, self.cards).values()), None)
+            kid = next(rules.turns(pos, self.cards), None)
             if kid is None:
                 return len(pos), line
             line.append(kid)

@@ -19,7 +19,7 @@ from ..cards import EFFECTS, CardTable
 from ..errors import FciError
 from ..position import Board, Position, Stack
 from ..search import SolveResult, discard_sources, mover_cards
-from .. import rules
+from .. import interrupt, rules
 from . import kernels as K
 
 MAX_CELLS = 127
@@ -27,6 +27,7 @@ INITIAL_ENTRIES = 1 << 18
 CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
 DEFAULT_MEMORY_MIB = 2048
 ENTRY_BYTES = 8 + 8 + 1 + 2 + 1
+PERFT_SLICE = 4096  # level states per perft kernel call
 
 
 # -- tables ------------------------------------------------------------------------
@@ -241,6 +242,7 @@ class BitboardSolver:
                      eng.ab, eng.prey, eng.mid, eng.reach, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc,
                      ctl, inc,
                      eng.work)
+            interrupt.check()
             self.states += int(ctl[2])
             ran += int(ctl[2])
             self.used += int(ctl[8])
@@ -455,11 +457,13 @@ def perft(pos: Position, depth: int, cards: CardTable) -> int:
         sets = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8))
         i, count[0] = 0, 0
         while i < n:
-            i = K.next_level(level[0], level[1], level[2], i, n, eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart,
+            interrupt.check()
+            # a slice of the level per call, so that Ctrl-C is seen between calls
+            i = K.next_level(level[0], level[1], level[2], i, min(n, i + PERFT_SLICE), eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart,
                              eng.maxd, ck0, ck1, cmeta, eng.work, *sets, count)
             if i < 0:
                 raise FciError("too many children for the child buffer")
-            if i < n:  # more than half full: grow and go on from the state it stopped at
+            if count[0] > sets[0].shape[0] // 2:  # more than half full (where the kernel stops): grow, go on
                 size *= 4
                 bigger = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8))
                 K.set_rehash(*sets, *bigger)
