@@ -114,6 +114,16 @@ def make_setup(deal, layout, deal_file, random_deal, seed, position_file, margin
     return Setup(d.position(margin, shark, whale), d, cards, rules_name)
 
 
+def check_out_file(path: str, formats, what: str) -> None:
+    """Before any work: the file's extension is one of ``formats`` and its folder exists."""
+    ext = Path(path).suffix.lower().lstrip(".")
+    if ext not in formats:
+        raise FciError(f"unknown {what} format for {path!r}: use a " + " or ".join(f".{f}" for f in formats) + " file")
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise FciError(f"cannot write {path!r}: the folder {str(folder)!r} does not exist")
+
+
 # -- the group ---------------------------------------------------------------------
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -252,17 +262,19 @@ def perft_cmd(setup: Setup, depth, engine, as_json):
 @click.option("--target", type=click.IntRange(min=1), default=3, show_default=True, help="Win when at most this many stacks remain.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=1_000_000, show_default=True, help="Stop with an error past this many states.")
 @click.option("--out", "out", type=click.Path(dir_okay=False), help="Write the graph: .graphml, .gexf or .dot.")
-@click.option("--labels/--no-labels", default=True, show_default=True, help="Label each edge with one turn (JSON notation).")
+@click.option("--labels/--no-labels", default=True, show_default=True, help="In the --out file, label each edge with one turn (JSON notation).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 def graph_cmd(setup: Setup, target, max_nodes, out, labels, quiet, as_json):
     """Build the state graph of a deal, analyse it, and optionally write it out."""
     from . import graph as g
 
-    if out is not None and out.rsplit(".", 1)[-1].lower() not in g.FORMATS:
-        raise FciError(f"unknown graph format for {out!r}: use a .graphml, .gexf or .dot file")
+    if out is not None:
+        check_out_file(out, g.FORMATS, "graph")
     progress = Progress("graph", enabled=not (quiet or as_json))
-    G = g.build_graph(setup.start, setup.cards, max_nodes=max_nodes, labels=labels, progress=lambda n, _: progress(n, unit="states expanded"))
+    G = g.build_graph(setup.start, setup.cards, max_nodes=max_nodes, progress=lambda n, _: progress(n, unit="states expanded"))
+    if out and labels:
+        g.label_edges(G, setup.start.board, setup.cards, progress=lambda n, _: progress(n, unit="states labelled"))
     progress.close()
     report = g.analyse(G, target)
     if out:

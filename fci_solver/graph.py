@@ -11,9 +11,12 @@ and DOT:
 ``count``       number of stacks
 ``depth``       fewest turns from the start
 ``min_result``  the exact minimum result reachable from the node
+``position``    the position in the typed text format ``fci solve --position`` reads
+``label``       a short name for people (Gephi, Graphviz): the tops by row, ``/`` between rows
 
 Edges carry ``turns``, the number of distinct legal turns (action sequences)
-that lead there, and ``turn``, one of them in the JSON notation.
+that lead there, and, once :func:`label_edges` has run (``fci graph --out``
+does), ``turn``: one of them in the JSON notation.
 
 The analyses are plain functions taking the graph, built on networkx
 algorithms (topological order, dominators, shortest paths), in the manner of
@@ -30,7 +33,8 @@ import networkx as nx
 
 from .cards import CardTable, standard_cards
 from .errors import FciError
-from .position import Position
+from .interrupt import check as check_interrupt
+from .position import Position, position_text
 from . import rules
 
 DEFAULT_MAX_NODES = 1_000_000
@@ -58,9 +62,13 @@ def _labels(pos: Position, cards: CardTable, eng, key) -> dict:
 
 
 def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int = DEFAULT_MAX_NODES,
-                labels: bool = True, progress=None) -> nx.DiGraph:
-    """The reachable state graph from ``start`` (raises :class:`FciError` past ``max_nodes``)."""
-    from .bitboard.search import Engine, key_of, position_of
+                labels: bool = False, progress=None) -> nx.DiGraph:
+    """The reachable state graph from ``start`` (raises :class:`FciError` past ``max_nodes``).
+
+    ``labels`` also names one turn per edge (:func:`label_edges`), which the reference engine
+    checks: slow on large graphs, so it is done only when asked, after the cap is known to hold.
+    """
+    from .bitboard.search import Engine, key_of
 
     cards = cards or standard_cards()
     eng = Engine(start.board, cards)
@@ -72,34 +80,66 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
     while frontier:
         nxt_frontier = []
         for key in frontier:
+            check_interrupt()
             order.append(key)
-            mult = eng.turn_counts(key)
-            label = _labels(position_of(start.board, key), cards, eng, key) if labels and mult else {}
-            for ch, m in mult.items():
+            for ch, m in eng.turn_counts(key).items():
                 if ch not in depth:
                     depth[ch] = depth[key] + 1
                     nxt_frontier.append(ch)
                     if len(depth) > max_nodes:
                         raise FciError(f"the state graph has more than {max_nodes:,} states; raise --max-nodes or try a smaller deal or fewer sea animals")
-                attrs = {"turns": m}
-                if labels:
-                    attrs["turn"] = json.dumps([a.to_json() for a in label[ch]])
-                G.add_edge(node_id(key), node_id(ch), **attrs)
+                G.add_edge(node_id(key), node_id(ch), turns=m)
             if progress:
                 progress(len(order), None)
         frontier = nxt_frontier
     for key in order:
-        pos = position_of(start.board, key)
-        n = node_id(key)
-        G.add_node(n)
-        G.nodes[n].update(
-            stacks=" ".join(f"{start.board.name(s.cell)}={s.card}{'*' if s.stacked else ''}" for s in pos.stacks),
-            shark=pos.shark, whale=pos.whale, pending=pos.pending or "", count=len(pos), depth=depth[key],
-        )
+        G.add_node(node_id(key))
+        describe_node(G, start.board, key, depth[key])
     for n in reversed(list(nx.topological_sort(G))):
         succ = list(G.successors(n))
         G.nodes[n]["min_result"] = min((G.nodes[s]["min_result"] for s in succ), default=G.nodes[n]["count"])
+    if labels:
+        label_edges(G, start.board, cards, eng)
     return G
+
+
+def describe_node(G: nx.DiGraph, board, key, depth: int) -> None:
+    """Set a node's plain attributes (see the module docstring) from its key."""
+    from .bitboard.search import position_of
+
+    pos = position_of(board, key)
+    G.nodes[node_id(key)].update(
+        stacks=" ".join(f"{board.name(s.cell)}={s.card}{'*' if s.stacked else ''}" for s in pos.stacks),
+        shark=pos.shark, whale=pos.whale, pending=pos.pending or "", count=len(pos), depth=depth,
+        position=position_text(pos), label=node_label(pos),
+    )
+
+
+def node_label(pos: Position) -> str:
+    """The tops row by row (``7*`` stacked), ``/`` between rows, with the sea animals and effect."""
+    rows = {}
+    for s in sorted(pos.stacks, key=lambda s: s.cell):
+        rows.setdefault(s.cell[0], []).append(f"{s.card}{'*' if s.stacked else ''}")
+    text = " / ".join(" ".join(r) for r in rows.values())
+    extra = [x for x in (pos.shark and "shark", pos.whale and "whale", pos.pending) if x]
+    return text + (f" [{', '.join(extra)}]" if extra else "")
+
+
+def label_edges(G: nx.DiGraph, board, cards: CardTable, eng=None, progress=None) -> None:
+    """Give every edge ``turn``: one legal turn that makes it, in the JSON notation."""
+    from .bitboard.search import Engine, position_of
+
+    eng = eng or Engine(board, cards)
+    for i, n in enumerate(G):
+        check_interrupt()
+        if not G.out_degree(n):
+            continue
+        key = tuple(int(x, 16) for x in n.split(":"))
+        label = _labels(position_of(board, key), cards, eng, key)
+        for ch in G.successors(n):
+            G.edges[n, ch]["turn"] = json.dumps([a.to_json() for a in label[tuple(int(x, 16) for x in ch.split(":"))]])
+        if progress:
+            progress(i + 1, None)
 
 
 # -- analyses --------------------------------------------------------------------------
