@@ -114,6 +114,15 @@ def make_setup(deal, layout, deal_file, random_deal, seed, position_file, margin
     return Setup(d.position(margin, shark, whale), d, cards, rules_name)
 
 
+def load_kernels(quiet: bool = False, engine: str = "bitboard") -> None:
+    """Load the numba kernels before any timed work; a cold compile is announced on stderr."""
+    if engine != "bitboard":
+        return
+    from .bitboard.search import load_search_kernels
+
+    load_search_kernels(None if quiet else lambda: click.echo("fci: compiling the search kernels (first run only)...", err=True))
+
+
 def check_out_file(path: str, formats, what: str) -> None:
     """Before any work: the file's extension is one of ``formats`` and its folder exists."""
     ext = Path(path).suffix.lower().lstrip(".")
@@ -162,6 +171,7 @@ def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notatio
     DEAL lists the cards in reading order of the layout's cells, e.g.
     "5 12 0 7 3 15 9 1 14 2 8 11 6 13 4 10".
     """
+    load_kernels(quiet, engine)
     progress = Progress("solve", enabled=not (quiet or as_json))
     result = search.solve(setup.start, setup.cards, engine=engine, time_limit=time_limit, memory=memory,
                           progress=progress, stop_at=target if can_win else 0)
@@ -271,6 +281,7 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, quiet, as_json):
 
     if out is not None:
         check_out_file(out, g.FORMATS, "graph")
+    load_kernels(quiet)
     progress = Progress("graph", enabled=not (quiet or as_json))
     G = g.build_graph(setup.start, setup.cards, max_nodes=max_nodes, progress=lambda n, _: progress(n, unit="states expanded"))
     if out and labels:
@@ -358,6 +369,7 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
     """Prove how hard a deal is: minima by sea animals, forgiveness, random play, and a tier."""
     from .grade import grade
 
+    load_kernels(quiet)
     progress = Progress("grade", enabled=not (quiet or as_json))
     g = grade(setup.start, setup.cards, target, time_limit, dag_states, memory,
               progress=lambda n, best, unit="states": progress(n, best, unit), state_limit=state_limit, jobs=jobs)
@@ -409,6 +421,7 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
     cards = resolve_cards(cards_file, plain)
     L = load_layout(layout)
     shark, whale = parse_sea(sea)
+    load_kernels(quiet)
     progress = Progress("generate", enabled=not (quiet or as_json))
     puzzles = generate(L, difficulty, count, seed, cards, shark, whale, target, margin, max_candidates, grade_states,
                        progress=lambda n, best: progress(n, None, f"deals graded ({best})"), jobs=jobs,
@@ -469,7 +482,10 @@ def hint_cmd(setup: Setup, time_limit, engine, as_json):
     """The best next turn from a deal or position, and what it keeps reachable."""
     from .play import hint
 
-    h = hint(setup.start, setup.cards, time_limit, engine)
+    load_kernels(as_json, engine)
+    progress = Progress("hint", enabled=not as_json)
+    h = hint(setup.start, setup.cards, time_limit, engine, progress=progress)
+    progress.close()
     if as_json:
         emit_json({
             "turn": [a.to_json() for a in h.turn] if h.turn else None,
@@ -501,6 +517,7 @@ def play_cmd(setup: Setup, target, time_limit):
 
     if sys.stdin is None:
         raise FciError("standard input is closed: fci play reads its turns from it")
+    load_kernels()
     interactive = sys.stdin.isatty()
     prompt = (lambda text: click.echo(text, nl=False)) if interactive else None
     session = Session(setup.start, setup.cards, click.echo, target, time_limit, prompt)

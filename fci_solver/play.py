@@ -28,9 +28,10 @@ class Hint:
     lower_bound: int
 
 
-def hint(pos: Position, cards: CardTable, time_limit: float | None = None, engine: str = "bitboard") -> Hint:
+def hint(pos: Position, cards: CardTable, time_limit: float | None = None, engine: str = "bitboard",
+         progress=None) -> Hint:
     """The best next turn from ``pos`` and the minimum result it keeps reachable."""
-    r = solve(pos, cards, engine=engine, time_limit=time_limit)
+    r = solve(pos, cards, engine=engine, time_limit=time_limit, progress=progress)
     if not r.line:
         return Hint(None, "", None, r.min_remaining, r.exact, r.lower_bound)
     return Hint(r.line[0], turn_to_human(r.line[0], pos), r.positions[0], r.min_remaining, r.exact, r.lower_bound)

@@ -9,6 +9,7 @@ reference rules as it is built).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import Counter
 from functools import lru_cache
@@ -170,6 +171,44 @@ class Engine:
         return int(K.lower_bound(np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), self.cmask, self.cellrc, self._wk))
 
 
+_loaded = threading.Event()
+compile_seconds = 0.0  # time this process spent compiling or loading the search kernels
+
+
+def load_search_kernels(notice=None) -> float:
+    """Compile (first run) or load from numba's cache every kernel a solve uses, once per process.
+
+    ``notice()`` is called if this takes longer than half a second (a cold compile: 15-30 s),
+    so a person is told why the first command is slow.  Returns the seconds spent now; the total
+    is in :data:`compile_seconds`, kept out of every search's own seconds.
+    """
+    global compile_seconds
+    if _loaded.is_set():
+        return 0.0
+    _loaded.set()  # first, so that the solve below does not come back here
+    from ..cards import standard_cards
+    from ..position import parse_position_text
+
+    t0 = time.perf_counter()
+    timer = threading.Timer(0.5, notice) if notice else None
+    if timer:
+        timer.daemon = True
+        timer.start()
+    try:
+        cards = standard_cards()
+        pos = parse_position_text("sea: shark whale\npending: none\nmargin: 1\n5 3 . 2\n. 1 4 0")
+        solver = BitboardSolver(cards)
+        solver.solve(pos)
+        solver.principal_keys(Engine(pos.board, cards), key_of(pos), solver.solve(pos).min_remaining)
+        K.tt_rehash(*solver._new_table(4), *solver._new_table(16))
+    finally:
+        if timer:
+            timer.cancel()
+    spent = time.perf_counter() - t0
+    compile_seconds += spent
+    return spent
+
+
 class BitboardSolver:
     """Exact minimum-result search with the numba kernels."""
 
@@ -275,6 +314,7 @@ class BitboardSolver:
         return (int(w & 255), (w >> 8) == 1) if w >= 0 else None
 
     def solve(self, pos: Position) -> SolveResult:
+        load_search_kernels()
         t0 = time.perf_counter()
         eng = Engine(pos.board, self.cards)
         self.states = 0
@@ -316,7 +356,8 @@ class BitboardSolver:
             value = len(positions[-1]) if positions else len(pos)
             exact = value == low  # a line that reaches the proven bound is a proof
         return SolveResult(pos, value, low, line, positions, exact, self.states, time.perf_counter() - t0, "bitboard",
-                           {"table_entries": int(self.table[0].shape[0]), "table_used": self.used})
+                           {"table_entries": int(self.table[0].shape[0]), "table_used": self.used,
+                            "compile_seconds": round(compile_seconds, 3)})
 
     @staticmethod
     def _play_out(eng: Engine, key, keys: list) -> list:
