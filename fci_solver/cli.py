@@ -18,9 +18,10 @@ import click
 from .cards import resolve_cards
 from .errors import FciError, read_user_text
 from .layouts import all_layouts
-from .position import DEFAULT_MARGIN, Deal, Position, parse_sea, rank_name, read_position, sea_list
+from .position import DEFAULT_MARGIN, Deal, Position, effect_label, parse_sea, rank_name, read_position, sea_list
 from . import interrupt, notation, rules, search
 from .progress import Progress
+from .text import plural
 
 
 def emit_json(obj) -> None:
@@ -84,7 +85,7 @@ class Setup:
             what = f"Deal {self.deal}{seed} on {self.deal.layout.name}"
         else:
             what = "Position"
-        return f"{what}; margin {s.board.margin}; sea: {sea}; rules: {self.rules_name}; pending: {s.pending or 'none'}"
+        return f"{what}; margin {s.board.margin}; sea: {sea}; rules: {self.rules_name}; pending: {effect_label(s.pending)}"
 
 
 def make_setup(deal, layout, deal_file, random_deal, seed, position_file, margin, sea, cards_file, plain) -> Setup:
@@ -185,7 +186,7 @@ def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notatio
     n = result.min_remaining
     verdict = "win" if n <= target else "loss"
     if result.exact:
-        click.echo(f"Minimum result: {n} ({rank_name(n)}; {verdict} with target {target})")
+        click.echo(f"Minimum result: {n} ({rank_name(n)}; a {verdict} with target {target})")
     elif can_win and n <= target:
         click.echo(f"Winnable: this line ends with {n} ({rank_name(n)}); the minimum may be lower (--can-win stops here)")
     elif can_win and result.lower_bound > target:
@@ -435,7 +436,7 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
                    "svg": files})
         return
     for i, p in enumerate(puzzles, 1):
-        click.echo(f"Puzzle {i}: {p.deal}  ({L.name}, sea: {sea}, found after {p.candidates} deals graded)")
+        click.echo(f"Puzzle {i}: {p.deal}  ({L.name}, sea: {sea}, found after {plural(p.candidates, 'deal')} graded)")
         click.echo(p.deal.position(margin, shark, whale).grid())
         for line in _grade_lines(p.grade):
             click.echo("  " + line)
@@ -552,6 +553,10 @@ def main(argv=None) -> None:
     except click.exceptions.Abort:
         click.echo("fci: aborted", err=True)
         sys.exit(1)
+    except click.NoSuchOption as e:
+        if e.option_name.lstrip("-").isdigit():  # "-1" in a deal is read as an option
+            _fail(f"error: cards are numbered 0 to 15; {e.option_name} is not a card")
+        _fail(f"error: {' '.join(e.format_message().split())}", prog=e.ctx.command_path if e.ctx else "fci")
     except click.ClickException as e:
         msg = " ".join(e.format_message().split())
         ctx = getattr(e, "ctx", None)

@@ -27,6 +27,7 @@ from .cards import CardTable
 from .errors import FciError
 from .grade import Band, Grade, difficulty_band, grade
 from .layouts import Layout, load_layout
+from .text import plural
 from .position import DEFAULT_MARGIN, N_CARDS, Deal
 from .bitboard.search import Engine, key_of
 
@@ -212,10 +213,10 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
         if len(found) < count:
             where = f"layout {layout.name!r}"
             if len(seen) >= space:
-                raise FciError(f"{where} has only {len(found)} {band.name} deal(s) among all {space} "
+                raise FciError(f"{where} has only {plural(len(found), band.name + ' deal')} among all {space:,} "
                                f"(every one graded); {count} asked")
             got = f"; found: {'; '.join(str(p.deal) for p in found)}" if found else ""
-            raise FciError(f"found {len(found)} of {count} {band.name} puzzles on {where} after grading {tried} deals "
+            raise FciError(f"found {len(found)} of {count} {band.name} puzzles on {where} after grading {plural(tried, 'deal')} "
                            f"(raise --max-candidates, or ask for another tier){got}")
         if not full_grade:
             return found  # each with the grade that proved its tier

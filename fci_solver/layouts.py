@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from .text import plural
 from .errors import FciError, read_user_text
 
 Cell = tuple[int, int]
@@ -64,7 +65,7 @@ def parse_layout(text: str, name: str = "custom", where: str | None = None) -> L
         rows.append(line.upper())
     cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "X"]
     if not MIN_CELLS <= len(cells) <= MAX_CELLS:
-        raise FciError(f"{where}: has {len(cells)} dealt cells; a layout needs {MIN_CELLS} to {MAX_CELLS}")
+        raise FciError(f"{where}: has {plural(len(cells), 'dealt cell')}; a layout needs {MIN_CELLS} to {MAX_CELLS}")
     # Trim to the bounding box of the dealt cells, so (0, 0) is its top-left.
     r0 = min(r for r, _ in cells)
     c0 = min(c for _, c in cells)

@@ -190,7 +190,7 @@ def sea_json(pos: Position) -> list[str]:
 
 def solution_document(result, deal: Deal | None, target: int, rules_name: str) -> dict:
     """The ``solve --json`` object (spec section 7)."""
-    from .position import rank_name
+    from .position import RANKS, rank_name
 
     start = result.start
     doc = {}
@@ -211,7 +211,7 @@ def solution_document(result, deal: Deal | None, target: int, rules_name: str) -
         lower_bound=result.lower_bound,
         exact=result.exact,
         winnable=True if result.min_remaining <= target else (False if result.exact or result.lower_bound > target else None),
-        rank=rank_name(result.min_remaining),
+        rank=rank_name(result.min_remaining) if result.min_remaining in RANKS else None,
         line=[[a.to_json() for a in turn] for turn in result.line],
         stats={
             "engine": result.engine,

@@ -28,6 +28,7 @@ from pathlib import Path
 from .cards import N_CARDS, EFFECTS
 from .errors import FciError, read_user_text
 from .layouts import Layout, load_layout
+from .text import plural
 
 Cell = tuple[int, int]
 SEA_CHOICES = {"both": (True, True), "shark": (True, False), "whale": (False, True), "none": (False, False)}
@@ -36,8 +37,18 @@ DEFAULT_MARGIN = 2
 
 
 def rank_name(count: int) -> str:
-    """The rulebook's title for ending with ``count`` animals."""
-    return RANKS.get(count, "Loss")
+    """The rulebook's title for ending with ``count`` animals ("no title" past 3: a loss)."""
+    return RANKS.get(count, "no title")
+
+
+def effect_label(effect: str | None) -> str:
+    """A pending effect for people: the name and number of the card that sets it (``Gator (13)``)."""
+    if effect is None:
+        return "none"
+    from .cards import standard_cards
+
+    card = next((c for c in standard_cards() if c.ability == "pending" and c.effect == effect), None)
+    return f"{card.name} ({card.value})" if card else effect
 
 
 def parse_sea(text: str) -> tuple[bool, bool]:
@@ -222,12 +233,20 @@ class Position:
         """The inverse of :meth:`to_dict`, with every check of :meth:`build`."""
         if not isinstance(data, dict):
             raise FciError("a position must be a JSON object with 'board' and 'stacks'")
+        if "line" in data and "board" not in data:
+            raise FciError("this is a solution line (what fci solve --json writes), not a position: "
+                           "check it with fci replay FILE, or give a position file (a grid, or JSON with 'board' and 'stacks')")
+        missing = [k for k in ("board", "stacks") if k not in data]
+        if missing:
+            raise FciError(f"a JSON position needs 'board' and 'stacks'; this one has no {' or '.join(repr(k) for k in missing)}")
         b = data.get("board", {})
         try:
             board = Board(int(b["height"]), int(b["width"]), int(b.get("margin", DEFAULT_MARGIN)))
             stacks = [(tuple(s["cell"]), int(s["card"]), int(s.get("height", 1))) for s in data["stacks"]]
-        except (KeyError, TypeError, ValueError) as e:
-            raise FciError(f"malformed position: {e.__class__.__name__} {e}") from None
+        except KeyError as e:
+            raise FciError(f"malformed position: a board or stack has no {e}") from None
+        except (TypeError, ValueError) as e:
+            raise FciError(f"malformed position: {e}") from None
         if board.margin < 0 or board.height < 1 or board.width < 1:
             raise FciError("malformed position: board sizes must be positive and margin >= 0")
         sea = data.get("sea", ["shark", "whale"])
@@ -236,10 +255,15 @@ class Position:
         return cls.build(board, stacks, "shark" in sea, "whale" in sea, data.get("pending"))
 
     # -- drawing ---------------------------------------------------------
-    def grid(self, highlight: set | None = None) -> str:
-        """The board as text: card numbers, ``:h`` after a stack of height h, ``.`` for open cells."""
+    def grid(self, highlight: set | None = None, width: int | None = None) -> str:
+        """The board as text: card numbers, ``:h`` after a stack of height h, ``.`` for open cells.
+
+        Cells are as wide as the widest label needs, with a space between cells (``width`` fixes
+        it instead, as a game does so that its board does not jump); a highlighted cell has ``*``.
+        """
         b = self.board
-        w = 5 if any(s.height > 1 for s in self.stacks) else 3
+        longest = max((len(f"{s.card}:{s.height}" if s.height > 1 else str(s.card)) for s in self.stacks), default=1)
+        w = max(width or 0, 3, longest + 1 + (1 if highlight else 0))
         head = "   " + "".join(f"{_col_letters(i):>{w}}" for i in range(b.n_cols))
         lines = [head.rstrip()]
         for r in b.rows:
@@ -259,7 +283,7 @@ class Position:
     def status(self) -> str:
         sea = ", ".join(sea_list(self.shark, self.whale)) or "none"
         n = len(self.stacks)
-        return f"{n} stack{'s' if n != 1 else ''}; sea: {sea}; pending: {self.pending or 'none'}"
+        return f"{n} stack{'s' if n != 1 else ''}; sea: {sea}; pending: {effect_label(self.pending)}"
 
     def __str__(self) -> str:
         return self.grid()
@@ -289,7 +313,7 @@ class Deal:
         layout = load_layout(layout)
         values = list(values)
         if len(values) != len(layout):
-            raise FciError(f"layout {layout.name!r} has {len(layout)} cells but the deal lists {len(values)} cards")
+            raise FciError(f"layout {layout.name!r} has {plural(len(layout), 'cell')} but the deal lists {plural(len(values), 'card')}")
         for v in values:
             if not 0 <= v < N_CARDS:
                 raise FciError(f"card {v} is outside 0..15")

@@ -11,6 +11,11 @@ CELL = 64  # px per cell on the puzzle page
 MINI = 30  # px per cell on the solution page
 
 
+def label_size(label: str, cell: float, font: float) -> float:
+    """The font size at which ``label`` fits a cell with a margin (a bold digit is about 0.6 em wide)."""
+    return min(font, 0.8 * cell / (0.6 * len(label)))
+
+
 def _board(pos: Position, cards: CardTable | None, x0: float, y0: float, cell: float, names: bool) -> list[str]:
     b = pos.board
     out = []
@@ -24,7 +29,8 @@ def _board(pos: Position, cards: CardTable | None, x0: float, y0: float, cell: f
             if s is None:
                 continue
             label = str(s.card) + (f":{s.height}" if s.height > 1 else "")
-            out.append(f'<text x="{x + cell / 2}" y="{y + cell * (0.5 if not names else 0.45)}" font-size="{font:.1f}" '
+            size = label_size(label, cell, font)
+            out.append(f'<text x="{x + cell / 2}" y="{y + cell * (0.5 if not names else 0.45)}" font-size="{size:.1f}" '
                        f'text-anchor="middle" dominant-baseline="middle" font-weight="bold">{escape(label)}</text>')
             if names and cards is not None:
                 out.append(f'<text x="{x + cell / 2}" y="{y + cell * 0.8}" font-size="{cell * 0.16:.1f}" '

@@ -220,7 +220,7 @@ def test_generate_cli_json_and_svg(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["generate", "-d", "impossible"], "unknown difficulty 'impossible'"),
-    (["generate", "-d", "expert", "-l", "{two}"], "has only 0 expert deal(s) among all 240"),
+    (["generate", "-d", "expert", "-l", "{two}"], "has only 0 expert deals among all 240"),
     (["generate", "-d", "35-30"], "the band '35-30' is empty"),
     (["grade", "--random", "--seed", "1", "--dag-states", "-5"], "--dag-states"),
     (["generate", "-d", "hard", "-l", "{two}", "--spread", "3"], "--spread must be between 1 and the 2 cells"),

@@ -279,6 +279,8 @@ def ff_duel(side_a, side_b, policy, die_a, die_b, die_bonus, as_json):
         cells = [F.parse_fighter(c) for c in text.split(",")]
         if not 1 <= len(cells) <= 3:
             raise FciError("a duel side has 1 to 3 cells")
+        if all(c is None for c in cells):
+            raise FciError(f"duel side {text!r} has no fighter: give at least one KIND>THOUGHT cell")
         return cells + [None] * (3 - len(cells))
     res = F.duel(row(side_a), row(side_b), (F.parse_die(die_a), F.parse_die(die_b)), policy)
     if as_json:

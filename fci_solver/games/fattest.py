@@ -23,6 +23,7 @@ WILD, TRAP = "Wild Fruit", "Trap"
 TYPES = FOODS + (WILD, TRAP)
 DEFAULT_DECK = {**{f: 13 for f in FOODS}, WILD: 12, TRAP: 12}
 DEFAULT_WISH = (WILD,) + FOODS
+FORAGE_NUMBERS = range(1, 8)  # each critter deck holds one Forage card of each number
 
 
 def critter(name: str) -> str:
@@ -50,6 +51,13 @@ def starting_player(hands: dict[str, list[int]]) -> str:
     """Highest Forage card; ties compare the next highest and so on; then the larger critter."""
     if not hands:
         raise FciError("no players")
+    for c, values in hands.items():
+        bad = [v for v in values if v not in FORAGE_NUMBERS]
+        if bad:
+            raise FciError(f"{c}'s Forage card {bad[0]} does not exist: a critter's Forage cards are numbered "
+                           f"{FORAGE_NUMBERS[0]} to {FORAGE_NUMBERS[-1]}")
+        if len(set(values)) != len(values):
+            raise FciError(f"{c} holds a Forage number twice: each critter deck has one card of each number")
     return min(hands, key=lambda c: ([-v for v in sorted(hands[c], reverse=True)] + [1], size_rank(c)))
 
 
@@ -102,9 +110,16 @@ def forage(foragers: list[Forager], deck: dict[str, int]) -> dict:
     names = [f.critter for f in foragers]
     if len(set(names)) != len(names):
         raise FciError("a critter appears twice at the location")
-    if any(f.forage < 0 for f in foragers):
-        raise FciError("Forage card counts must be >= 0")
+    for f in foragers:
+        if not 0 <= f.forage <= len(FORAGE_NUMBERS):
+            raise FciError(f"{f.critter} plays {f.forage} Forage cards: a critter has {len(FORAGE_NUMBERS)}, so 0 to "
+                           f"{len(FORAGE_NUMBERS)}")
+    for t, n in deck.items():
+        if not 0 <= n <= DEFAULT_DECK[t]:
+            raise FciError(f"the location deck holds {n} {t}: the food deck has {DEFAULT_DECK[t]} in all")
     deck = {t: n for t, n in deck.items() if n > 0}
+    if not deck:
+        raise FciError("the location deck is empty")
     total_cards = sum(deck.values())
     reveal = min(sum(f.forage for f in foragers), total_cards)
     types = list(deck)

@@ -1,0 +1,160 @@
+"""Defects a newcomer met, each pinned so that it cannot come back.
+
+The process-level ones (closed streams, a full disk, Ctrl-C) run ``fci`` as a user does, in a
+subprocess; the rest call ``main`` in-process and read the one-line error it prints.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from fci_solver.cli import main
+from fci_solver.position import Deal
+from fci_solver.search import solve
+
+from helpers import CARDS, board
+
+FCI = [sys.executable, "-c", "from fci_solver.cli import main; main()"]
+
+
+def run(args, **kw):
+    kw.setdefault("stdout", subprocess.PIPE)
+    return subprocess.run(FCI + args, stderr=subprocess.PIPE, text=True, timeout=120, **kw)
+
+
+def one_line_error(r, status=2):
+    assert r.returncode == status, (r.returncode, r.stderr)
+    assert "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    return r.stderr
+
+
+@pytest.mark.parametrize("args", [["solve", "--position", "-"], ["replay", "-"], ["play", "--random", "--seed", "3"]])
+def test_a_closed_standard_input_is_a_one_line_error(args):
+    err = one_line_error(run(args, stdin=None, preexec_fn=lambda: os.close(0)))
+    assert "standard input is closed" in err
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_a_full_disk_is_a_one_line_error(extra):
+    with open("/dev/full", "w") as full:
+        err = one_line_error(run(["solve", "--random", "--seed", "1", "--sea", "none", "-q"] + extra, stdout=full))
+    assert "cannot write the output" in err
+
+
+def test_a_closed_standard_output_fails_instead_of_losing_the_answer():
+    r = subprocess.run(FCI + ["solve", "--random", "--seed", "1"], stderr=subprocess.PIPE, text=True, timeout=120,
+                       preexec_fn=lambda: os.close(1))
+    assert r.returncode != 0 and "standard output is closed" in r.stderr
+
+
+def test_the_reference_engine_honours_its_time_limit_with_the_whale():
+    # the deal's first position has hundreds of thousands of Whale turns to list (221 s before)
+    pos = Deal.random("standard", 1).position(2, True, True)
+    t = time.perf_counter()
+    r = solve(pos, CARDS, engine="reference", time_limit=1)
+    assert time.perf_counter() - t < 4 and not r.exact
+    assert r.line  # a real line all the same (the first turn each time)
+
+
+@pytest.mark.parametrize("args", [
+    ["grade", "--random", "--seed", "1", "-q", "--jobs", "2"],  # threads
+    ["solve", "--random", "--seed", "1", "--engine", "reference", "-q"],
+    ["generate", "-d", "expert", "-n", "3", "-q"],
+])
+def test_ctrl_c_stops_within_a_second_with_status_130(args):
+    p = subprocess.Popen(FCI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)  # past start-up, into the search
+    assert p.poll() is None, p.communicate()
+    p.send_signal(signal.SIGINT)
+    t = time.perf_counter()
+    _, err = p.communicate(timeout=10)
+    assert time.perf_counter() - t < 1.5
+    assert p.returncode == 130 and err.strip().endswith("interrupted")
+    assert "Traceback" not in err
+
+
+def test_a_capped_graph_fails_at_once_and_a_missing_folder_before_any_work(tmp_path, capsys):
+    t = time.perf_counter()
+    with pytest.raises(SystemExit) as e:
+        main(["graph", "--random", "--seed", "1", "--max-nodes", "100", "-q"])
+    assert e.value.code == 2 and time.perf_counter() - t < 5  # labels are built only for a written graph
+    with pytest.raises(SystemExit) as e:
+        main(["graph", "--random", "--seed", "1", "--out", str(tmp_path / "no" / "g.dot")])
+    assert e.value.code == 2 and "does not exist" in capsys.readouterr().err
+
+
+def test_a_cold_compile_is_announced_and_kept_out_of_the_search_seconds(monkeypatch):
+    from fci_solver.bitboard import search as bs
+
+    said = []
+    monkeypatch.setattr(bs, "_loaded", type(bs._loaded)())  # as in a fresh process
+    slow = bs.BitboardSolver.solve
+
+    def compiling(self, pos):
+        time.sleep(0.8)  # what a first call does while numba compiles
+        return slow(self, pos)
+
+    monkeypatch.setattr(bs.BitboardSolver, "solve", compiling)
+    spent = bs.load_search_kernels(lambda: said.append("compiling"))
+    assert said == ["compiling"] and spent >= 0.8
+    monkeypatch.setattr(bs.BitboardSolver, "solve", slow)
+    r = solve(board("9 8 7"), CARDS)
+    assert r.extra["compile_seconds"] >= 0.8 > r.seconds
+
+
+@pytest.mark.parametrize("args, message", [
+    (["solve", "5", "-1", "0"], "cards are numbered 0 to 15; -1 is not a card"),
+    (["solve", "--position", "{line}"], "this is a solution line (what fci solve --json writes), not a position"),
+    (["solve", "--layout", "{two}", "1"], "has 2 cells but the deal lists 1 card"),
+    (["aye", "analyse", "--players", "9"], "fci aye analyse: error"),
+    (["fattest", "order", "--hand", "Bucky:99"], "Forage cards are numbered 1 to 7"),
+    (["fattest", "order", "--hand", "Bucky:7,7"], "holds a Forage number twice"),
+    (["fattest", "forage", "--critter", "Bucky:30", "--deck", "Trap:1"], "Bucky plays 30 Forage cards"),
+    (["fattest", "forage", "--critter", "Bucky:3", "--deck", "Trap:20"], "the food deck has 12 in all"),
+    (["foodfighters", "duel", "--a", "Steak>Onion", "--b", ""], "has no fighter"),
+])
+def test_messages_say_what_is_wrong_in_the_users_terms(tmp_path, capsys, args, message):
+    line = tmp_path / "line.json"
+    line.write_text(json.dumps({"layout": "standard", "deal": "0 1", "line": [], "min_remaining": 2}))
+    two = tmp_path / "two.txt"
+    two.write_text("XX\n")
+    args = [a.replace("{line}", str(line)).replace("{two}", str(two)) for a in args]
+    with pytest.raises(SystemExit) as e:
+        main(args)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_result_above_3_has_no_title_and_the_gator_is_named(capsys):
+    pos = "sea: none\npending: caiman\nmargin: 0\n15 . . . 0\n"
+    from click.testing import CliRunner
+    from fci_solver.cli import cli
+
+    r = CliRunner().invoke(cli, ["solve", "--position", "-", "--target", "1"], input=pos)
+    assert "Minimum result: 2 (Accidental Matchmaker; a loss with target 1)" in r.output
+    assert "pending: Gator (13)" in r.output and "caiman" not in r.output
+    r = CliRunner().invoke(cli, ["solve", "--position", "-", "--json"], input="sea: none\nmargin: 0\n15 . 0 . 9 . 4 . 13\n")
+    assert json.loads(r.output)["rank"] is None
+
+
+def test_grid_cells_never_run_together():
+    # a stack of 11 under a 12 has a five-character label
+    pos = board("12:11 10:2 3")
+    row = pos.grid().splitlines()[2]
+    assert row.split() == ["2", ".", "12:11", "10:2", "3", "."]
+    assert "*12:11" in pos.grid(highlight={(0, 0)}).replace("  ", " ")
+    assert " 12:11" in pos.grid(highlight={(0, 1)})
+
+
+def test_svg_labels_fit_their_cells():
+    from fci_solver.svg import label_size
+
+    for label in ("7", "10:11", "15:16"):
+        width = 0.6 * len(label) * label_size(label, 30, 30 * 0.36)
+        assert width <= 0.8 * 30
