@@ -35,7 +35,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args()
     cards = standard_cards()
-    generate("benchmarks/layouts/six.txt", "easy", 1, seed=0, cards=cards)  # compile outside the timing
+    generate("six", "easy", 1, seed=0, cards=cards)  # compile outside the timing
     print(f"| layout | tier | count | seed | seconds | deals graded | puzzles |")
     print("|---|---|---|---|---|---|---|")
     times = []

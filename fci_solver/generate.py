@@ -216,8 +216,12 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
                 raise FciError(f"{where} has only {plural(len(found), band.name + ' deal')} among all {space:,} "
                                f"(every one graded); {count} asked")
             got = f"; found: {'; '.join(str(p.deal) for p in found)}" if found else ""
-            raise FciError(f"found {len(found)} of {count} {band.name} puzzles on {where} after grading {plural(tried, 'deal')} "
-                           f"(raise --max-candidates, or ask for another tier){got}")
+            proven = [g.score if g.score is not None else g.score_range[0] for g in seen.values()
+                      if g.score is not None or g.score_range is not None]
+            span = f" (the deals graded had {min(proven):.1f} to {max(proven):.1f} bits)" if proven else ""
+            raise FciError(f"found {len(found)} of {count} {band.name} puzzles ({band.text()}) on {where} after grading "
+                           f"{plural(tried, 'deal')}{span}: the band may not occur there; raise --max-candidates "
+                           f"or ask for another{got}")
         if not full_grade:
             return found  # each with the grade that proved its tier
         return list(pool.map(full, found)) if pool is not None else [full(p) for p in found]

@@ -70,6 +70,9 @@ class Band:
             return self.lo <= g.score < self.hi
         return g.score_range is not None and self.lo <= g.score_range[0] and g.score_range[1] < self.hi
 
+    def text(self) -> str:
+        return f"{self.lo:g} bits or more" if self.hi == math.inf else f"{self.lo:g} to {self.hi:g} bits"
+
     def excludes(self, lo: float, hi: float) -> bool:
         """Do proven bounds ``lo <= bits <= hi`` rule the band out?"""
         return hi < self.lo or lo >= self.hi

@@ -18,7 +18,9 @@ from .errors import FciError, read_user_text
 Cell = tuple[int, int]
 
 #: The rulebook's layouts, in its order.
-LAYOUT_NAMES = ("standard", "staircase", "cross", "comb", "gap", "tower", "ring")
+RULEBOOK_LAYOUTS = ("standard", "staircase", "cross", "comb", "gap", "tower", "ring")
+#: Every built-in layout: the rulebook's, then three small ones for quick puzzles.
+LAYOUT_NAMES = RULEBOOK_LAYOUTS + ("six", "eight", "ten")
 MIN_CELLS, MAX_CELLS = 2, 16
 
 
@@ -93,8 +95,8 @@ def load_layout(spec: str | Path | Layout) -> Layout:
     if isinstance(spec, Layout):
         return spec
     spec = str(spec)
-    if spec in LAYOUT_NAMES:
-        return builtin_layout(spec)
+    if spec.lower() in LAYOUT_NAMES:
+        return builtin_layout(spec.lower())
     path = Path(spec)
     if path.suffix or "/" in spec or path.exists():
         text = read_user_text(path, "layout file")
