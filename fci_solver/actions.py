@@ -2,7 +2,7 @@
 
 A turn is a tuple of actions in the order they happen, e.g.
 ``(Eat((0, 1), (0, 2)), Move((0, 2), (2, 2)))``.  Each action knows its JSON
-form (spec section 7).
+form (the JSON line notation of RULES.md).
 """
 
 from __future__ import annotations

@@ -33,6 +33,16 @@ from .errors import FciError, read_user_text
 #: (0 means no pending effect).
 EFFECTS = ("fox", "lynx", "tiger", "caiman", "lion", "raccoon", "bear")
 ABILITIES = ("none", "move", "discard", "swap", "pending")
+#: What each pending effect does to the next turn, for people.
+EFFECT_TEXT = {
+    "fox": "the eat must be diagonal",
+    "lynx": "the eat jumps: two cells away in a straight line, over a stack",
+    "tiger": "the eat reaches exactly 2 cells away, by any path",
+    "caiman": "the prey's stack goes under the predator, which stays where it is",
+    "lion": "the predator must be exactly 1 above its prey",
+    "raccoon": "an eat by exactly 1 also discards an unstacked animal",
+    "bear": "the Polar Bear (15) may not eat",
+}
 N_CARDS = 16
 
 
@@ -67,7 +77,7 @@ class Card:
         if self.ability == "swap":
             return "swap two stacks"
         if self.ability == "pending":
-            return f"next turn: {self.effect}"
+            return f"next turn, {EFFECT_TEXT.get(self.effect, self.effect)}"
         return "no ability"
 
 

@@ -60,7 +60,7 @@ def deal_options(f=None, *, sea_default: str = "both"):
     @click.option("--seed", type=int, help="Seed for --random.")
     @click.option("--position", "position_file", type=str, help="Start from a mid-game position file (JSON or text; - for stdin).")
     @click.option("--margin", type=int, default=DEFAULT_MARGIN, show_default=True, help="Open cells around the layout.")
-    @click.option("--sea", type=click.Choice(["both", "shark", "whale", "none"]), default=sea_default, show_default=True, help="Sea animals available.")
+    @click.option("--sea", type=click.Choice(["both", "shark", "whale", "none"], case_sensitive=False), default=sea_default, show_default=True, help="Sea animals available.")
     @click.option("--cards", "cards_file", type=click.Path(dir_okay=False), help="Card table JSON file.")
     @click.option("--plain", is_flag=True, help="Turn every ability off.")
     @functools.wraps(f)
@@ -139,13 +139,26 @@ def check_out_file(path: str, formats, what: str) -> None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="fci-solver", prog_name="fci")
 def cli():
-    """Exact solver and state-graph analyser for Food Chain Island, plus three other food games."""
+    """Exact solver, grader and puzzle generator for Food Chain Island, plus three other food games.
+
+    \b
+    Start with:
+      fci solve --random --seed 1      solve a random deal
+      fci cards                        the animals and what they do
+      fci COMMAND --help               each command, with examples
+    """
 
 
-@cli.command("layouts")
+@cli.command("layouts", short_help="List the built-in layouts and draw each.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def layouts_cmd(as_json):
-    """List the built-in layouts and draw each."""
+    """List the built-in layouts and draw each.
+
+    \b
+    Examples:
+      fci layouts
+      fci layouts --json
+    """
     ls = all_layouts()
     if as_json:
         emit_json([{"name": L.name, "cells": [list(c) for c in L.cells], "grid": str(L).splitlines(), "about": L.about} for L in ls])
@@ -156,21 +169,51 @@ def layouts_cmd(as_json):
             click.echo("    " + row)
 
 
-@cli.command("solve")
+@cli.command("cards", short_help="List the 16 animals, their numbers and abilities.")
+@click.option("--cards", "cards_file", type=click.Path(dir_okay=False), help="A card table JSON file of your own.")
+@click.option("--plain", is_flag=True, help="Every ability off.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def cards_cmd(cards_file, plain, as_json):
+    """List the 16 land animals with their numbers and abilities.
+
+    A predator eats an animal 1 to 3 below it, next to it; then its ability happens.
+
+    \b
+    Examples:
+      fci cards
+      fci cards --cards my-cards.json --json
+    """
+    table = resolve_cards(cards_file, plain)
+    if as_json:
+        emit_json([{"value": c.value, "name": c.name, "ability": c.ability, "text": c.describe(),
+                    "eats": [q for q in range(c.value - 3, c.value) if q >= 0]} for c in table])
+        return
+    click.echo(f"Cards: {table.name}")
+    for c in table:
+        eats = ", ".join(str(q) for q in range(max(0, c.value - 3), c.value)) or "nothing"
+        click.echo(f"{c.value:>3}  {c.name:<11} eats {eats:<11} {c.describe()}")
+
+
+@cli.command("solve", short_help="Find the fewest animals a deal can end with, and how.")
 @deal_options
 @click.option("--target", type=click.IntRange(min=1), default=3, show_default=True, help="Win when at most this many stacks remain.")
-@click.option("--engine", type=click.Choice(search.ENGINES), default="bitboard", show_default=True)
+@click.option("--engine", type=click.Choice(search.ENGINES, case_sensitive=False), default="bitboard", show_default=True, help="The numba engine, or the pure-Python reference (slow; the rules as code).")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="Stop after this many seconds (answer may be inexact).")
 @click.option("--memory", type=click.IntRange(min=1), help="Transposition-table budget in MiB (bitboard engine).")
 @click.option("--can-win", is_flag=True, help="Only decide whether the target can be reached: stop at the first line that does.")
-@click.option("--notation", "notation_kind", type=click.Choice(["human", "json"]), default="human", show_default=True, help="How turns are written in text output.")
+@click.option("--notation", "notation_kind", type=click.Choice(["human", "json"], case_sensitive=False), default="human", show_default=True, help="How turns are written in text output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
-@click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON (spec section 7).")
+@click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON (the line notation of RULES.md).")
 def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notation_kind, quiet, as_json):
     """Find the minimum result of a deal and a line that reaches it.
 
-    DEAL lists the cards in reading order of the layout's cells, e.g.
-    "5 12 0 7 3 15 9 1 14 2 8 11 6 13 4 10".
+    DEAL lists the cards in reading order of the layout's cells.  Exit status 3: the answer is
+    not exact (--time-limit was hit).
+
+    \b
+    Examples:
+      fci solve 5 12 0 7 3 15 9 1 14 2 8 11 6 13 4 10
+      fci solve --random --seed 7 --sea none --json > line.json
     """
     load_kernels(quiet, engine)
     progress = Progress("solve", enabled=not (quiet or as_json))
@@ -179,7 +222,7 @@ def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notatio
     progress.close()
     if as_json:
         emit_json(notation.solution_document(result, setup.deal, target, setup.rules_name))
-        return
+        return _status(result.exact or (can_win and (result.min_remaining <= target or result.lower_bound > target)))
     click.echo(setup.header())
     click.echo(setup.start.grid())
     click.echo()
@@ -195,6 +238,15 @@ def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notatio
         click.echo(f"NOT EXACT (time limit): best found {n} ({rank_name(n)}), proven lower bound {result.lower_bound}")
     click.echo(f"Searched {result.states:,} states in {result.seconds:.2f} s with the {result.engine} engine.")
     print_line(setup.start, result.line, result.positions, notation_kind)
+    return _status(result.exact or (can_win and (result.min_remaining <= target or result.lower_bound > target)))
+
+
+EXIT_INEXACT = 3  # the answer is real but not proven: a time or state limit was hit
+
+
+def _status(answered: bool) -> int:
+    """The exit status of a command whose answer may be cut short by a limit."""
+    return 0 if answered else EXIT_INEXACT
 
 
 def print_line(start: Position, line, positions, kind: str = "human") -> None:
@@ -208,13 +260,18 @@ def print_line(start: Position, line, positions, kind: str = "human") -> None:
         click.echo(f"   {after.status()}")
 
 
-@cli.command("replay")
+@cli.command("replay", short_help="Check a solution line and draw every board.")
 @click.argument("file", default="-", required=False)
 @click.option("--cards", "cards_file", type=click.Path(dir_okay=False), help="Card table JSON file (for 'custom' rules).")
 @click.option("--plain", is_flag=True, help="Replay with every ability off.")
 @click.option("--json", "as_json", is_flag=True, help="Print the positions as JSON.")
 def replay_cmd(file, cards_file, plain, as_json):
-    """Check a JSON line (the output of `fci solve --json`, FILE or - for stdin) and print each board."""
+    """Check a JSON line (what `fci solve --json` writes; FILE, or - for stdin) and print each board.
+
+    \b
+    Examples:
+      fci solve --random --seed 7 --json > line.json && fci replay line.json
+    """
     text = read_user_text(file, "line file")
     doc = notation.read_line_document(text, where=f"line file {file!r}" if file != "-" else "line on stdin")
     if doc.rules_name == "plain":
@@ -242,13 +299,19 @@ def replay_cmd(file, cards_file, plain, as_json):
     click.echo(f"\nLegal line of {len(doc.line)} turns; {n} stack{'s remain' if n != 1 else ' remains'} ({rank_name(n)}); {state}.")
 
 
-@cli.command("perft")
+@cli.command("perft", short_help="Count the distinct positions 1..depth turns ahead.")
 @deal_options
-@click.option("--depth", "-d", type=click.IntRange(min=1), default=2, show_default=True, help="Count levels 1..depth.")
-@click.option("--engine", type=click.Choice(search.ENGINES), default="bitboard", show_default=True)
+@click.option("--depth", type=click.IntRange(min=1), default=2, show_default=True, help="Count levels 1..depth.")
+@click.option("--engine", type=click.Choice(search.ENGINES, case_sensitive=False), default="bitboard", show_default=True, help="The numba engine, or the pure-Python reference (slow; the rules as code).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def perft_cmd(setup: Setup, depth, engine, as_json):
-    """Count distinct states after exactly 1..depth turns (spec section 8)."""
+    """Count distinct states after exactly 1..depth turns (the perft of RULES.md).
+
+    \b
+    Examples:
+      fci perft --random --seed 7 --sea none --depth 2
+      fci perft --random --seed 7 --sea none --depth 2 --engine reference
+    """
     rows = []
     if engine == "bitboard":
         from .bitboard.search import load_perft_kernels, perft as bb_perft
@@ -268,7 +331,7 @@ def perft_cmd(setup: Setup, depth, engine, as_json):
         emit_json({"deal": str(setup.deal) if setup.deal else None, "engine": engine, "sea": sea_list(setup.start.shark, setup.start.whale), "margin": setup.start.board.margin, "perft": rows})
 
 
-@cli.command("graph")
+@cli.command("graph", short_help="Build and analyse the state graph of a small deal.")
 @deal_options
 @click.option("--target", type=click.IntRange(min=1), default=3, show_default=True, help="Win when at most this many stacks remain.")
 @click.option("--max-nodes", type=click.IntRange(min=1), default=1_000_000, show_default=True, help="Stop with an error past this many states.")
@@ -277,7 +340,13 @@ def perft_cmd(setup: Setup, depth, engine, as_json):
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 def graph_cmd(setup: Setup, target, max_nodes, out, labels, quiet, as_json):
-    """Build the state graph of a deal, analyse it, and optionally write it out."""
+    """Build the state graph of a deal, analyse it, and optionally write it out.
+
+    \b
+    Examples:
+      fci graph --layout six 9 8 7 6 5 4 --margin 1 --sea none
+      fci graph --layout six 9 8 7 6 5 4 --margin 1 --sea none --out g.graphml
+    """
     from . import graph as g
 
     if out is not None:
@@ -356,7 +425,7 @@ def _grade_lines(g) -> list[str]:
     return out
 
 
-@cli.command("grade")
+@cli.command("grade", short_help="Prove how hard a deal is: its decisions, bits and tier.")
 @deal_options(sea_default="none")
 @click.option("--target", type=click.IntRange(min=1), default=1, show_default=True, help="Grade against ending with at most this many stacks.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="Stop after this many seconds; facts not settled are reported as unknown.")
@@ -367,7 +436,16 @@ def _grade_lines(g) -> list[str]:
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory, jobs, quiet, as_json):
-    """Prove how hard a deal is: minima by sea animals, forgiveness, random play, and a tier."""
+    """Prove how hard a deal is: minima by sea animals, the decisions on its solution line
+    (how many turns keep the perfect result at each), the bits they add up to, and a tier.
+
+    Exit status 3: a limit stopped it before every fact was proven.
+
+    \b
+    Examples:
+      fci grade --random --seed 8
+      fci grade --layout ten 14 7 9 2 0 11 6 15 4 10 --json
+    """
     from .grade import grade
 
     load_kernels(quiet)
@@ -380,20 +458,21 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
              "seed": setup.deal.seed if setup.deal else None}
         d.update(g.to_dict())
         emit_json(d)
-        return
+        return _status(g.reason is None or not g.reason.startswith("not every fact"))
     click.echo(setup.header())
     click.echo(setup.start.grid())
     click.echo("")
     for line in _grade_lines(g):
         click.echo(line)
+    return _status(g.reason is None or not g.reason.startswith("not every fact"))
 
 
-@cli.command("generate")
+@cli.command("generate", short_help="Make puzzles of a chosen difficulty, proven exactly.")
 @click.option("--difficulty", "-d", required=True, help="easy, medium, hard or expert, or a band of bits such as 30-35.")
 @click.option("--layout", "-l", default="standard", show_default=True, help="Layout name or path to a layout file.")
 @click.option("--count", "-n", type=click.IntRange(min=1), default=1, show_default=True, help="How many puzzles.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same puzzles.")
-@click.option("--sea", type=click.Choice(["both", "shark", "whale", "none"]), default="none", show_default=True, help="Sea animals the puzzles are served with.")
+@click.option("--sea", type=click.Choice(["both", "shark", "whale", "none"], case_sensitive=False), default="none", show_default=True, help="Sea animals the puzzles are served with.")
 @click.option("--target", type=click.IntRange(min=1), default=1, show_default=True, help="Grade against ending with at most this many stacks.")
 @click.option("--margin", type=click.IntRange(min=0), default=DEFAULT_MARGIN, show_default=True, help="Open cells around the layout.")
 @click.option("--cards", "cards_file", type=click.Path(dir_okay=False), help="Card table JSON file.")
@@ -409,10 +488,14 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_file, plain, max_candidates, grade_states,
                  svg_dir, spread, full_grade, jobs, quiet, as_json):
-    """Find COUNT distinct deals of a difficulty tier, each graded exactly, reproducible from --seed.
+    """Find COUNT distinct deals of a difficulty tier (or a band of bits), each proven to be in it,
+    the same for the same --seed.  Each puzzle is served with the facts that prove its tier
+    (--full-grade for all of them).
 
-    Five hard standard puzzles take about a minute, small layouts seconds; each puzzle is served
-    with the facts that prove its tier (--full-grade for all of them; see the README).
+    \b
+    Examples:
+      fci generate --difficulty hard --count 3 --seed 1
+      fci generate -d 20-24 --layout ten --count 5 --svg out/
     """
     from .generate import generate
     from .grade import difficulty_band
@@ -474,13 +557,21 @@ def _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale,
     return files
 
 
-@cli.command("hint")
+@cli.command("hint", short_help="The best next turn, and what it keeps reachable.")
 @deal_options
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="Answer within this many seconds (may be inexact).")
-@click.option("--engine", type=click.Choice(search.ENGINES), default="bitboard", show_default=True)
+@click.option("--engine", type=click.Choice(search.ENGINES, case_sensitive=False), default="bitboard", show_default=True, help="The numba engine, or the pure-Python reference (slow; the rules as code).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def hint_cmd(setup: Setup, time_limit, engine, as_json):
-    """The best next turn from a deal or position, and what it keeps reachable."""
+    """The best next turn from a deal or position, and what it keeps reachable.
+
+    Exit status 3: the answer is not exact (--time-limit was hit).
+
+    \b
+    Examples:
+      fci hint --position examples/table.txt
+      fci hint --random --seed 3 --time-limit 2
+    """
     from .play import hint
 
     load_kernels(as_json, engine)
@@ -497,7 +588,7 @@ def hint_cmd(setup: Setup, time_limit, engine, as_json):
             "rank": rank_name(h.min_remaining),
             "game_over": h.turn is None,
         })
-        return
+        return _status(h.exact)
     click.echo(setup.start.grid())
     if h.turn is None:
         click.echo(f"The game is over: {len(setup.start)} stacks ({rank_name(len(setup.start))}).")
@@ -506,14 +597,22 @@ def hint_cmd(setup: Setup, time_limit, engine, as_json):
     click.echo(f"\nBest turn: {h.text}")
     click.echo(f"It keeps {h.min_remaining} reachable ({rank_name(h.min_remaining)}){note}.")
     click.echo(h.after.grid())
+    return _status(h.exact)
 
 
-@cli.command("play")
+@cli.command("play", short_help="Play a deal in the terminal, with hints.")
 @deal_options
 @click.option("--target", type=click.IntRange(min=1), default=3, show_default=True, help="Win when at most this many stacks remain.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True, help="Time for each hint.")
 def play_cmd(setup: Setup, target, time_limit):
-    """Play a deal or position in the terminal (turns in human notation; reads stdin when piped)."""
+    """Play a deal or position in the terminal: turns in human notation, hints, undo.
+    Reads the turns from standard input when it is not a terminal.
+
+    \b
+    Examples:
+      fci play --random --seed 3 --sea none
+      fci play --position examples/table.txt < examples/table-turns.txt
+    """
     from .play import Session
 
     if sys.stdin is None:

@@ -2,7 +2,7 @@
 
 Two notations for a line of turns:
 
-* **JSON** (spec section 7): a list of turns, each a list of action objects
+* **JSON** (RULES.md, "Line notation"): a list of turns, each a list of action objects
   with cells as ``[row, col]`` in the layout frame.
 * **human**: cells named like a chessboard (see :class:`~fci_solver.position.Board`),
   actions joined by ``;`` within a turn::
@@ -189,7 +189,7 @@ def sea_json(pos: Position) -> list[str]:
 
 
 def solution_document(result, deal: Deal | None, target: int, rules_name: str) -> dict:
-    """The ``solve --json`` object (spec section 7)."""
+    """The ``solve --json`` object (README, "Solving a deal")."""
     from .position import RANKS, rank_name
 
     start = result.start

@@ -259,7 +259,7 @@ def perft_suite(path):
 
 
 def perft_levels(pos: Position, depth: int, cards: CardTable | None = None) -> list[int]:
-    """perft(1..depth): distinct states after exactly d turns (spec section 8)."""
+    """perft(1..depth): distinct states after exactly d turns (RULES.md, "Perft")."""
     cards = cards or standard_cards()
     level = {pos.key(): pos}
     counts = []

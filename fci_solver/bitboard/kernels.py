@@ -1025,7 +1025,7 @@ def next_level(lk0, lk1, lmeta, start, n, ab, prey, mid, bydist, dstart, maxd, c
     Returns the level index to resume from (that state's turns again: a set does not mind) once
     the caller has grown the set (it stops when the set is more than half full), ``n`` when done,
     or -1 when the child buffer overflows.  After-Whale half-steps are expanded: a level holds
-    only full turns (spec section 8).
+    only full turns (RULES.md, "Perft").
     """
     cap = ck0.shape[0]
     limit = sk0.shape[0] // 2

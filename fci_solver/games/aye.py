@@ -2,7 +2,7 @@
 
 Kinds, lowest first: Worm, Bird, Cat, Dog, Flea; each eats the one below it
 (Birds eat Worms, ... Fleas eat Dogs).  Stars: Worm 3, Bird 2, Cat 1, Dog 3,
-Flea 0 (``shared/spec/other-games.md``).  Seats are numbered clockwise.
+Flea 0 (``RULES.md`` beside this module).  Seats are numbered clockwise.
 """
 
 from __future__ import annotations
@@ -189,7 +189,26 @@ def _centre_key(centre) -> tuple[int, ...]:
     return _counts(centre)
 
 
-def analyse(players: int, hand: tuple[str, ...], alpha: int = 0) -> dict:
+MAX_ESTIMATE = 2_000_000  # states, at most, that analyse() takes on without being told to insist
+
+
+def size_estimate(players: int, hand: tuple[str, ...]) -> int:
+    """An upper bound on the states :func:`analyse` may visit: every tuple of equal-sized hands
+    left (one per seat) times every centre the cards played could leave (Fleas go to the box)."""
+    from itertools import product
+
+    c = _counts(hand)
+    subs = [s for s in product(*(range(x + 1) for x in c))]
+    by_size = Counter(sum(s) for s in subs)
+    hands = sum(n ** players for n in by_size.values())
+    centres = 1
+    for kind, n in zip(KINDS, c):
+        if kind != "F":
+            centres *= n * players + 1
+    return hands * centres
+
+
+def analyse(players: int, hand: tuple[str, ...], alpha: int = 0, force: bool = False) -> dict:
     """Exact expected stars for uniformly random play, security values, first-pass payoffs and pure equilibria."""
     if not 3 <= players <= 6:
         raise FciError(f"All You Can Eat has 3 to 6 players, got {players}")
@@ -197,6 +216,11 @@ def analyse(players: int, hand: tuple[str, ...], alpha: int = 0) -> dict:
         raise FciError("the hand is empty")
     if Counter(hand) - Counter(FULL_HAND):
         raise FciError(f"a hand is part of {','.join(FULL_HAND)}")
+    size = size_estimate(players, hand)
+    if size > MAX_ESTIMATE and not force:
+        raise FciError(f"{players} players with {len(hand)} cards each may visit up to {size:,} states (hands left "
+                       f"times centres), more than the {MAX_ESTIMATE:,} this exact analysis takes on in minutes: "
+                       f"use a smaller hand, or --force to run it anyway")
     start = tuple(_counts(hand) for _ in range(players))
 
     @lru_cache(maxsize=None)

@@ -30,19 +30,25 @@ def out_json(obj) -> None:
 
 # -- All You Can Eat --------------------------------------------------------------------
 
-@click.group("aye")
+@click.group("aye", short_help="All You Can Eat: passes, rounds, exact analysis.")
 def aye():
     """All You Can Eat (Food Chain 2017): passes, rounds, exact analysis."""
 
 
-@aye.command("pass")
+@aye.command("pass", short_help="Resolve one pass of revealed cards.")
 @click.option("--cards", "cards", required=True, help="What each seat reveals, in seat order, e.g. B,B,C,F,W,W.")
 @click.option("--alpha", type=int, default=0, show_default=True, help="The Alpha's seat (0-based).")
 @click.option("--centre", default="", help="Cards lying in the centre, e.g. C,W.")
-@click.option("--policy", type=click.Choice(["greedy", "all"]), default="greedy", show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--policy", type=click.Choice(["greedy", "all"], case_sensitive=False), default="greedy", show_default=True, help="greedy: each picker takes the richest stack; all: every choice, each outcome listed.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def aye_pass(cards, alpha, centre, policy, as_json):
-    """Resolve one pass: who snatched what, what each seat secures, what goes to the centre and the box."""
+    """Resolve one pass: who snatched what, what each seat secures, what goes to the centre and the box.
+
+    \b
+    Examples:
+      fci aye pass --cards B,B,C,F,W,W --alpha 0
+      fci aye pass --cards B,W,W --centre W --policy all
+    """
     played = A.parse_kinds(cards, "--cards")
     results = A.resolve_pass(played, alpha, A.parse_kinds(centre, "--centre"), policy)
     results = [results] if policy == "greedy" else results
@@ -65,12 +71,17 @@ def _print_pass(played, r) -> None:
     click.echo(f"  centre now: {','.join(r.centre) or 'empty'}")
 
 
-@aye.command("round")
+@aye.command("round", short_help="Play a round from each seat's card order.")
 @click.option("--seat", "seats", multiple=True, required=True, help="One seat's card order (repeat per seat), e.g. W,B,W,C,D,W,B,C,F.")
-@click.option("--alpha", type=int, default=0, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--alpha", type=int, default=0, show_default=True, help="The Alpha's seat (0-based).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def aye_round(seats, alpha, as_json):
-    """Play a whole round (greedy snatching) from each seat's card order, pass by pass."""
+    """Play a whole round (greedy snatching) from each seat's card order, pass by pass.
+
+    \b
+    Examples:
+      fci aye round --seat W,B,W,C,D,W,B,C,F --seat B,W,C,W,F,D,C,W,B --seat C,C,W,W,B,B,D,F,W
+    """
     orders = [A.parse_kinds(s, "--seat") for s in seats]
     res = A.play_round(orders, alpha)
     if as_json:
@@ -82,20 +93,25 @@ def aye_round(seats, alpha, as_json):
     click.echo("Round totals: " + ", ".join(f"seat {s}: {v}" for s, v in enumerate(res["totals"])))
 
 
-@aye.command("analyse")
-@click.option("--players", type=click.IntRange(3, 6), default=3, show_default=True)
+@aye.command("analyse", short_help="Exact expected stars under random play.")
+@click.option("--players", type=click.IntRange(3, 6), default=3, show_default=True, help="Players at the table (3 to 6).")
 @click.option("--hand", default="W,B,C", show_default=True, help="The same (reduced) hand for every seat; the full hand is W,W,W,B,B,C,C,D,F.")
-@click.option("--alpha", type=int, default=0, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
-def aye_analyse(players, hand, alpha, as_json):
+@click.option("--alpha", type=int, default=0, show_default=True, help="The Alpha's seat (0-based).")
+@click.option("--force", is_flag=True, help="Run even when the analysis may be too large to finish in minutes.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def aye_analyse(players, hand, alpha, force, as_json):
     """Exact expected stars under random play, security values, first-pass payoffs and pure Nash equilibria.
 
-    Exact and pure Python: for 3 players a 5-card hand takes seconds and a
-    6-card hand about 2 minutes; the full 9-card hand does not finish (see
-    fci_solver/games/RULES.md for the measured sizes).
+    Exact, in pure Python: small hands take seconds; a hand too large to finish in minutes is
+    refused with its estimated size (--force runs it anyway).
+
+    \b
+    Examples:
+      fci aye analyse --players 3 --hand W,B,C
+      fci aye analyse --players 4 --hand W,W,B,C --json
     """
     t0 = time.perf_counter()
-    res = A.analyse(players, A.parse_kinds(hand, "--hand"), alpha)
+    res = A.analyse(players, A.parse_kinds(hand, "--hand"), alpha, force)
     secs = time.perf_counter() - t0
     if as_json:
         out_json({
@@ -115,7 +131,7 @@ def aye_analyse(players, hand, alpha, as_json):
 
 # -- Survival of the Fattest ----------------------------------------------------------------
 
-@click.group("fattest")
+@click.group("fattest", short_help="Survival of the Fattest: turn order, foraging odds.")
 def fattest():
     """Survival of the Fattest: turn order and exact foraging outcomes."""
 
@@ -127,11 +143,16 @@ def _split(text: str, what: str):
     return name, [v for v in values.split(",") if v.strip()]
 
 
-@fattest.command("order")
+@fattest.command("order", short_help="Who starts the round.")
 @click.option("--hand", "hands", multiple=True, required=True, help="CRITTER:FORAGE numbers in hand, e.g. 'Flit:7,6' (repeat; 'Bucky:' for none).")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def fattest_order(hands, as_json):
-    """Who starts: the highest Forage card, ties down the list, then the larger critter."""
+    """Who starts: the highest Forage card, ties down the list, then the larger critter.
+
+    \b
+    Examples:
+      fci fattest order --hand Bucky:7,3 --hand Flit:7,6
+    """
     parsed = {}
     for h in hands:
         name, vals = _split(h, "--hand")
@@ -147,13 +168,18 @@ def fattest_order(hands, as_json):
         click.echo(f"{first} starts.")
 
 
-@fattest.command("forage")
+@fattest.command("forage", short_help="Exact odds of what each critter forages.")
 @click.option("--critter", "critters", multiple=True, required=True, help="CRITTER:N Forage cards played, e.g. 'Bucky:3' (repeat).")
 @click.option("--wish", "wishes", multiple=True, help="CRITTER:TYPE,TYPE,... preference for non-trap picks.")
 @click.option("--deck", default=None, help="Location deck, e.g. 'Trap:3,Wild:2,Carrot:4' (default: the full food deck).")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def fattest_forage(critters, wishes, deck, as_json):
-    """Exact distribution of what each critter ends with, over every order of the location deck."""
+    """Exact distribution of what each critter ends with, over every order of the location deck.
+
+    \b
+    Examples:
+      fci fattest forage --critter Bucky:3 --critter Flit:2 --deck Trap:3,Wild:2,Carrot:4
+    """
     wish = {}
     for w in wishes:
         name, vals = _split(w, "--wish")
@@ -199,7 +225,7 @@ def fattest_forage(critters, wishes, deck, as_json):
 
 # -- Foodfighters -----------------------------------------------------------------------------
 
-@click.group("foodfighters")
+@click.group("foodfighters", short_help="Foodfighters: dice odds, reach, a small duel.")
 def foodfighters():
     """Foodfighters: dice odds, reach and gaps, a small exact duel."""
 
@@ -211,12 +237,17 @@ def dice_options(f):
     return f
 
 
-@foodfighters.command("dice")
+@foodfighters.command("dice", short_help="Exact dice odds of an attack.")
 @dice_options
 @click.option("--bonus", is_flag=True, help="Roll the bonus die too.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def ff_dice(die_a, die_b, die_bonus, bonus, as_json):
-    """Exact chances of miss, hit, double hit, beans on a miss, and the Roll for Beans distribution."""
+    """Exact chances of miss, hit, double hit, beans on a miss, and the Roll for Beans distribution.
+
+    \b
+    Examples:
+      fci foodfighters dice --bonus
+    """
     dice = (F.parse_die(die_a), F.parse_die(die_b)) + ((F.parse_die(die_bonus),) if bonus else ())
     o = F.attack_odds(dice)
     beans = F.beans_roll(dice)
@@ -230,13 +261,18 @@ def ff_dice(die_a, die_b, die_bonus, bonus, as_json):
     click.echo("Roll for Beans: " + ", ".join(f"{k}: {frac(v)}" for k, v in beans.items()))
 
 
-@foodfighters.command("reach")
+@foodfighters.command("reach", short_help="Legal attacks and gap fillings.")
 @click.option("--ours", required=True, help="Our formation: 3 rows front first, '|' between rows, ',' between cells; cell KIND>THOUGHT[+spoon][+pan][+cracker] or '.'.")
 @click.option("--theirs", required=True, help="Their formation, same format (columns as seen from above, facing ours).")
 @click.option("--knockout", default=None, help="ROW,COL of their fighter knocked out: list the gap fillings.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def ff_reach(ours, theirs, knockout, as_json):
-    """Every legal attack (normal, Spoon, Pan) and the gap fillings after a knockout."""
+    """Every legal attack (normal, Spoon, Pan) and the gap fillings after a knockout.
+
+    \b
+    Examples:
+      fci foodfighters reach --ours 'Chicken>Cabbage,.,.|.,.,.|.,.,.' --theirs 'Cabbage>Chicken,.,.|.,.,.|.,.,.'
+    """
     a, b = F.parse_formation(ours), F.parse_formation(theirs)
     moves = F.attacks(a, b)
     fills = None
@@ -267,14 +303,19 @@ def ff_reach(ours, theirs, knockout, as_json):
             click.echo("   " + " | ".join(",".join(show(x) for x in row) for row in f))
 
 
-@foodfighters.command("duel")
+@foodfighters.command("duel", short_help="Exact win chances of a one-row duel.")
 @click.option("--a", "side_a", required=True, help="Side A's row of up to 3 cells, e.g. 'Steak>Onion,Steak>Onion,.'.")
 @click.option("--b", "side_b", required=True, help="Side B's row, same format. Columns face each other.")
-@click.option("--policy", type=click.Choice(["first", "random"]), default="first", show_default=True)
+@click.option("--policy", type=click.Choice(["first", "random"], case_sensitive=False), default="first", show_default=True, help="Which target a fighter attacks: the first in reach, or one at random.")
 @dice_options
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def ff_duel(side_a, side_b, policy, die_a, die_b, die_bonus, as_json):
-    """Exact win chances and expected turns of a one-row duel (A attacks first)."""
+    """Exact win chances and expected turns of a one-row duel (A attacks first).
+
+    \b
+    Examples:
+      fci foodfighters duel --a 'Steak>Onion,Steak>Onion' --b 'Onion>Steak,Onion>Steak'
+    """
     def row(text):
         cells = [F.parse_fighter(c) for c in text.split(",")]
         if not 1 <= len(cells) <= 3:

@@ -1,7 +1,7 @@
 """Foodfighters: exact dice odds, reach and gap filling, and a small duel as a Markov chain.
 
 Dice faces are ``S`` (Splat) or a bean count.  The printed faces are not in
-the rulebook; the defaults are assumptions from ``shared/spec/other-games.md``
+the rulebook; the defaults are assumptions stated in ``RULES.md`` beside this module
 and every die can be set.  All figures are exact :class:`~fractions.Fraction`.
 """
 
