@@ -95,11 +95,12 @@ def tier_of_row(row) -> str | None:
     return tier_of(lo) if tier_of(lo) == tier_of(hi) else None
 
 
-def pick_deals(grades: list[dict], per_tier: int) -> list[dict]:
+def pick_deals(grades: list[dict], per_tier: int, max_seed: int | None = None) -> list[dict]:
     """Up to ``per_tier`` deals of each proven tier, lowest seeds first (a fixed, fair choice)."""
     out = []
     for t in TIERS:
-        out += sorted((r for r in grades if r.get("bits_bounds") and tier_of_row(r) == t), key=lambda r: r["seed"])[:per_tier]
+        out += sorted((r for r in grades if r.get("bits_bounds") and tier_of_row(r) == t
+                       and (max_seed is None or r["seed"] <= max_seed)), key=lambda r: r["seed"])[:per_tier]
     return out
 
 
@@ -152,6 +153,7 @@ def main():
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--budgets", default="100,1000,10000")
     ap.add_argument("--sea", default="none")
+    ap.add_argument("--max-seed", type=int, help="choose only among deals with seeds up to this")
     ap.add_argument("--part", default="0/1", help="K/N: play only every N-th deal from the K-th (run N processes)")
     ap.add_argument("--out")
     ap.add_argument("--summary", help="summarise an earlier --out file")
@@ -168,7 +170,7 @@ def main():
             print(summary([json.loads(line) for line in f if line.strip()], grades))
         return
     k, n = (int(x) for x in a.part.split("/"))
-    deals = pick_deals(list(grades.values()), a.per_tier)[k::n]
+    deals = pick_deals(list(grades.values()), a.per_tier, a.max_seed)[k::n]
     done = set()
     if a.out and os.path.exists(a.out):
         with open(a.out) as f:

@@ -177,6 +177,19 @@ def test_raccoon_trigger_needs_p_minus_q_equal_1():
         play(p, "6 b2xc2; move c2-d2; discard e2")
 
 
+@pytest.mark.parametrize("engine", ["reference", "bitboard"])
+def test_plain_rules_keep_an_effect_already_pending(engine):
+    # --plain stops cards from acting, but a raccoon pending from the previous turn still
+    # discards after an eat by exactly 1: 6 eats 5, then the 9 (unstacked) leaves the map
+    from fci_solver.search import solve
+
+    p = board("6 5 . 9", pending="raccoon")
+    q = play(p, "6 b2xc2; discard e2", CARDS.plain())
+    assert set(layout_of(q)) == {6}
+    assert solve(p, CARDS.plain(), engine=engine).min_remaining == 1
+    assert solve(p.replace(pending=None), CARDS.plain(), engine=engine).min_remaining == 2
+
+
 def test_fox_eats_diagonally_only():
     p = board("9 8\n. 7", pending="fox")
     assert eats(p) == {(9, 7)}
