@@ -181,7 +181,7 @@ def cards_cmd(cards_file, plain, as_json):
     \b
     Examples:
       fci cards
-      fci cards --cards my-cards.json --json
+      fci cards --cards examples/my-cards.json
     """
     table = resolve_cards(cards_file, plain)
     if as_json:
@@ -494,7 +494,7 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
 
     \b
     Examples:
-      fci generate --difficulty hard --count 3 --seed 1
+      fci generate --difficulty medium --layout ten --count 2 --seed 1
       fci generate -d 20-24 --layout ten --count 5 --svg out/
     """
     from .generate import generate
@@ -546,8 +546,11 @@ def _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale,
                  f"Goal: end with {target} stack{'s' if target > 1 else ''} or fewer (best possible: {result.min_remaining})",
                  f"Generated with fci generate --difficulty {difficulty} --seed {seed}"]
         turns = notation.line_to_human(pos, result.line, result.positions)
+        prof = p.grade.profile
+        narrow = {d.turn: (d.keeping_bounds[1], d.options) for d in prof.decisions if d.narrow} if prof else {}
         for name, text in ((f"puzzle-{i}.svg", puzzle_svg(pos, cards, title, facts)),
-                           (f"puzzle-{i}-solution.svg", solution_svg(pos, result.positions, turns, f"Solution to puzzle {i}"))):
+                           (f"puzzle-{i}-solution.svg", solution_svg(pos, result.positions, turns, f"Solution to puzzle {i}",
+                                                                     narrow=narrow))):
             path = out / name
             try:
                 path.write_text(text, encoding="utf-8")

@@ -223,8 +223,9 @@ def _human_turns(pos: Position, turns, after) -> list[str]:
     return line_to_human(pos, turns, after)
 
 
-def profile_table(p: Profile, all_rows: bool = False) -> list[str]:
-    """The profile as a short text table: every narrow decision (and, with ``all_rows``, every one)."""
+def profile_table(p: Profile, all_rows: bool = True) -> list[str]:
+    """The profile as a short text table, narrow decisions marked (``all_rows=False``: only
+    those, the first, and the ones not settled)."""
     lo, hi = p.bits_bounds
     head = (f"Bits to find along the solution line: {p.bits:.1f}" if p.exact
             else f"Bits to find along the solution line: between {lo:.1f} and {hi:.1f} (not every option settled)")

@@ -61,15 +61,31 @@ def puzzle_svg(pos: Position, cards: CardTable, title: str, lines: list[str]) ->
     return _doc(2 * pad + 10 + b.n_cols * CELL, top + 10 + b.n_rows * CELL + pad, body)
 
 
-def solution_svg(start: Position, positions: list[Position], turns: list[str], title: str, per_row: int = 4) -> str:
-    """The start and the position after every turn of the line, small, each captioned with its turn."""
+def solution_svg(start: Position, positions: list[Position], turns: list[str], title: str, per_row: int = 4,
+                 narrow: dict | None = None) -> str:
+    """The start and the position after every turn of the line, small, each captioned with its turn.
+
+    ``narrow`` maps a turn number to its (keeping, options): that turn's caption and frame are
+    marked, since the decision before it was a narrow one.
+    """
     b = start.board
-    w, h = b.n_cols * MINI + 24, b.n_rows * MINI + 44
-    frames = [(start, "start")] + [(p, f"{i + 1}. {t}") for i, (p, t) in enumerate(zip(positions, turns))]
+    narrow = narrow or {}
+    w, h = b.n_cols * MINI + 24, b.n_rows * MINI + 58
+    frames = [(start, "start", None)] + [(p, f"{i + 1}. {t}", narrow.get(i + 1))
+                                         for i, (p, t) in enumerate(zip(positions, turns))]
     body = [f'<text x="16" y="28" font-size="18" font-weight="bold">{escape(title)}</text>']
-    for k, (p, caption) in enumerate(frames):
-        x, y = 16 + (k % per_row) * w, 48 + (k // per_row) * h
-        body.append(f'<text x="{x + 14}" y="{y + 12}" font-size="11">{escape(caption)}</text>')
-        body += _board(p, None, x + 14, y + 28, MINI, False)
+    if narrow:
+        body.append('<text x="16" y="44" font-size="11" fill="#b00">red: a narrow decision '
+                    '(fewer than 1 turn in 20 keeps the perfect result)</text>')
+    for k, (p, caption, mark) in enumerate(frames):
+        x, y = 16 + (k % per_row) * w, 56 + (k // per_row) * h
+        colour = ' fill="#b00" font-weight="bold"' if mark else ""
+        body.append(f'<text x="{x + 14}" y="{y + 12}" font-size="11"{colour}>{escape(caption)}</text>')
+        if mark:
+            body.append(f'<text x="{x + 14}" y="{y + 25}" font-size="10" fill="#b00" class="narrow">'
+                        f'{mark[0]} of {mark[1]} turns keep it</text>')
+            body.append(f'<rect x="{x + 10}" y="{y + 30}" width="{b.n_cols * MINI + 8}" height="{b.n_rows * MINI + 8}" '
+                        f'fill="none" stroke="#b00" stroke-width="2"/>')
+        body += _board(p, None, x + 14, y + 34, MINI, False)
     rows = (len(frames) + per_row - 1) // per_row
     return _doc(32 + min(per_row, len(frames)) * w, 56 + rows * h, body)
