@@ -124,6 +124,18 @@ def load_kernels(quiet: bool = False, engine: str = "bitboard") -> None:
     load_search_kernels(None if quiet else lambda: click.echo("fci: compiling the search kernels (first run only)...", err=True))
 
 
+def write_page(path, start, line, positions, cards, title, facts, narrow=None) -> None:
+    """Write the solution viewer page (see :mod:`.html`)."""
+    from .html import solution_html
+
+    text = solution_html(start, line, positions, notation.line_to_human(start, line, positions), cards, title,
+                         facts, narrow)
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise FciError(f"cannot write {path!r}: {e.strerror}") from None
+
+
 def check_out_file(path: str, formats, what: str) -> None:
     """Before any work: the file's extension is one of ``formats`` and its folder exists."""
     ext = Path(path).suffix.lower().lstrip(".")
@@ -203,8 +215,9 @@ def cards_cmd(cards_file, plain, as_json):
 @click.option("--can-win", is_flag=True, help="Only decide whether the target can be reached: stop at the first line that does.")
 @click.option("--notation", "notation_kind", type=click.Choice(["human", "json"], case_sensitive=False), default="human", show_default=True, help="How turns are written in text output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), help="Also write the solution as a web page that steps through it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON (the line notation of RULES.md).")
-def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notation_kind, quiet, as_json):
+def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notation_kind, quiet, html_file, as_json):
     """Find the minimum result of a deal and a line that reaches it.
 
     DEAL lists the cards in reading order of the layout's cells.  Exit status 3: the answer is
@@ -215,11 +228,17 @@ def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notatio
       fci solve 5 12 0 7 3 15 9 1 14 2 8 11 6 13 4 10
       fci solve --random --seed 7 --sea none --json > line.json
     """
+    if html_file:
+        check_out_file(html_file, ("html", "htm"), "page")
     load_kernels(quiet, engine)
     progress = Progress("solve", enabled=not (quiet or as_json))
     result = search.solve(setup.start, setup.cards, engine=engine, time_limit=time_limit, memory=memory,
                           progress=progress, stop_at=target if can_win else 0)
     progress.close()
+    if html_file:
+        facts = [setup.header(), f"Best result: {result.min_remaining} ({rank_name(result.min_remaining)})"
+                 + ("" if result.exact else ", not proven the minimum")]
+        write_page(html_file, setup.start, result.line, result.positions, setup.cards, "Food Chain Island: a solution", facts)
     if as_json:
         emit_json(notation.solution_document(result, setup.deal, target, setup.rules_name))
         return _status(result.exact or (can_win and (result.min_remaining <= target or result.lower_bound > target)))
@@ -264,8 +283,9 @@ def print_line(start: Position, line, positions, kind: str = "human") -> None:
 @click.argument("file", default="-", required=False)
 @click.option("--cards", "cards_file", type=click.Path(dir_okay=False), help="Card table JSON file (for 'custom' rules).")
 @click.option("--plain", is_flag=True, help="Replay with every ability off.")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), help="Also write the line as a web page that steps through it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the positions as JSON.")
-def replay_cmd(file, cards_file, plain, as_json):
+def replay_cmd(file, cards_file, plain, html_file, as_json):
     """Check a JSON line (what `fci solve --json` writes; FILE, or - for stdin) and print each board.
 
     \b
@@ -279,8 +299,13 @@ def replay_cmd(file, cards_file, plain, as_json):
     elif doc.rules_name.startswith("custom") and not cards_file:
         raise FciError(f"the line was played with {doc.rules_name} rules: pass --cards FILE")
     cards = resolve_cards(cards_file, plain)
+    if html_file:
+        check_out_file(html_file, ("html", "htm"), "page")
     positions = notation.replay(doc.start, doc.line, cards)
     final = positions[-1] if positions else doc.start
+    if html_file:
+        write_page(html_file, doc.start, doc.line, positions, cards, "Food Chain Island: a line",
+                   [f"{len(doc.line)} turns, {len(final)} stacks left ({rank_name(len(final))})"])
     over = rules.is_over(final, cards)
     if as_json:
         emit_json({
@@ -480,6 +505,7 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 @click.option("--max-candidates", type=click.IntRange(min=1), default=2000, show_default=True, help="Give up after grading this many deals.")
 @click.option("--grade-states", type=click.IntRange(min=1), default=2_000_000, show_default=True, help="Search states allowed per grade (a deal not settled is skipped; states, not seconds, keep seeds reproducible).")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write each puzzle and its solution as SVG files into this folder.")
+@click.option("--html", "html_dir", type=click.Path(file_okay=False), help="Write each puzzle's solution as a web page (puzzle-N.html) into this folder.")
 @click.option("--spread", type=click.IntRange(min=1), default=None, show_default="6, or every cell of a smaller layout", help="Cells in which any two puzzles must differ.")
 @click.option("--full-grade", is_flag=True, help="Grade each puzzle found for every fact (minima with each sea choice, exact forgiveness, random play); much slower than the tier.")
 @jobs_option("the puzzles do not depend on it; a second thread grades the climb's next guess, "
@@ -487,7 +513,7 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_file, plain, max_candidates, grade_states,
-                 svg_dir, spread, full_grade, jobs, quiet, as_json):
+                 svg_dir, html_dir, spread, full_grade, jobs, quiet, as_json):
     """Find COUNT distinct deals of a difficulty tier (or a band of bits), each proven to be in it,
     the same for the same --seed.  Each puzzle is served with the facts that prove its tier
     (--full-grade for all of them).
@@ -512,6 +538,8 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
                        full_grade=full_grade, spread=spread)
     progress.close()
     files = _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale, target) if svg_dir else []
+    if html_dir:
+        files += _write_pages(puzzles, cards, html_dir, difficulty, seed, margin, shark, whale)
     if as_json:
         emit_json({"difficulty": difficulty, "layout": L.name, "seed": seed, "sea": sea_list(shark, whale),
                    "target": target, "margin": margin,
@@ -525,17 +553,44 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
             click.echo("  " + line)
         click.echo("")
     if files:
-        click.echo(f"Wrote {len(files)} SVG files to {svg_dir}.")
+        click.echo(f"Wrote {plural(len(files), 'file')}: " + ", ".join(files[:2]) + (", ..." if len(files) > 2 else ""))
+
+
+def _narrow_turns(p) -> dict:
+    """Turn number -> "k of n" for the narrow decisions of a puzzle's grade."""
+    prof = p.grade.profile
+    return {d.turn: f"{d.keeping_bounds[1]} of {d.options}" for d in prof.decisions if d.narrow} if prof else {}
+
+
+def _make_folder(folder: str, what: str) -> Path:
+    out = Path(folder)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise FciError(f"cannot create {what} folder {folder!r}: {e.strerror}") from None
+    return out
+
+
+def _write_pages(puzzles, cards, folder, difficulty, seed, margin, shark, whale) -> list[str]:
+    out = _make_folder(folder, "--html")
+    files = []
+    for i, p in enumerate(puzzles, 1):
+        pos = p.deal.position(margin, shark, whale)
+        result = search.solve(pos, cards)
+        path = out / f"puzzle-{i}.html"
+        lo, hi = p.grade.score_range or (p.grade.score, p.grade.score)
+        bits = f"{lo:.1f} bits" if lo == hi else f"{lo:.1f}-{hi:.1f} bits"
+        write_page(path, pos, result.line, result.positions, cards, f"Puzzle {i}: {difficulty} ({p.deal.layout.name})",
+                   [f"Deal {p.deal}; {bits}", f"Generated with fci generate --difficulty {difficulty} --seed {seed}"],
+                   _narrow_turns(p))
+        files.append(str(path))
+    return files
 
 
 def _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale, target) -> list[str]:
     from .svg import puzzle_svg, solution_svg
 
-    out = Path(svg_dir)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise FciError(f"cannot create --svg folder {svg_dir!r}: {e.strerror}") from None
+    out = _make_folder(svg_dir, "--svg")
     files = []
     for i, p in enumerate(puzzles, 1):
         pos = p.deal.position(margin, shark, whale)
@@ -546,8 +601,7 @@ def _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale,
                  f"Goal: end with {target} stack{'s' if target > 1 else ''} or fewer (best possible: {result.min_remaining})",
                  f"Generated with fci generate --difficulty {difficulty} --seed {seed}"]
         turns = notation.line_to_human(pos, result.line, result.positions)
-        prof = p.grade.profile
-        narrow = {d.turn: (d.keeping_bounds[1], d.options) for d in prof.decisions if d.narrow} if prof else {}
+        narrow = {t: tuple(int(x) for x in kn.split(" of ")) for t, kn in _narrow_turns(p).items()}
         for name, text in ((f"puzzle-{i}.svg", puzzle_svg(pos, cards, title, facts)),
                            (f"puzzle-{i}-solution.svg", solution_svg(pos, result.positions, turns, f"Solution to puzzle {i}",
                                                                      narrow=narrow))):
