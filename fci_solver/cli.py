@@ -65,6 +65,8 @@ def deal_options(f=None, *, sea_default: str = "both"):
     @click.option("--plain", is_flag=True, help="Turn every ability off.")
     @functools.wraps(f)
     def wrapper(*args, deal, layout, deal_file, random_deal, seed, position_file, margin, sea, cards_file, plain, **kw):
+        if kw.get("load_file"):  # fci play --load: the saved game says what is played
+            return f(*args, setup=None, cards_file=cards_file, plain=plain, **kw)
         setup = make_setup(" ".join(deal) if deal else None, layout, deal_file, random_deal, seed, position_file, margin, sea, cards_file, plain)
         return f(*args, setup=setup, **kw)
 
@@ -661,24 +663,40 @@ def hint_cmd(setup: Setup, time_limit, engine, as_json):
 @deal_options
 @click.option("--target", type=click.IntRange(min=1), default=3, show_default=True, help="Win when at most this many stacks remain.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True, help="Time for each hint.")
-def play_cmd(setup: Setup, target, time_limit):
-    """Play a deal or position in the terminal: turns in human notation, hints, undo.
-    Reads the turns from standard input when it is not a terminal.
+@click.option("--load", "load_file", type=click.Path(dir_okay=False), help="Go on with a game saved by 'save FILE' (or any line fci solve --json wrote).")
+def play_cmd(setup: Setup | None, target, time_limit, load_file, cards_file=None, plain=False):
+    """Play a deal or position in the terminal: turns in human notation (or the eat first, then
+    the ability when asked), hints, undo and redo, save and --load.  Reads the turns from
+    standard input when it is not a terminal.
 
     \b
     Examples:
       fci play --random --seed 3 --sea none
       fci play --position examples/table.txt < examples/table-turns.txt
     """
-    from .play import Session
+    from .play import Session, TerminalInput
 
+    line = []
+    if load_file:
+        doc = notation.read_line_document(read_user_text(load_file, "saved game"), where=f"saved game {load_file!r}")
+        cards = resolve_cards(cards_file, plain or doc.rules_name == "plain")
+        start, line = doc.start, doc.line
+    else:
+        start, cards = setup.start, setup.cards
     if sys.stdin is None:
         raise FciError("standard input is closed: fci play reads its turns from it")
     load_kernels()
-    interactive = sys.stdin.isatty()
-    prompt = (lambda text: click.echo(text, nl=False)) if interactive else None
-    session = Session(setup.start, setup.cards, click.echo, target, time_limit, prompt)
-    session.run(sys.stdin)
+    if sys.stdin.isatty():
+        source = TerminalInput()
+        prompt = source.set_prompt
+    else:
+        source, prompt = sys.stdin, None
+    try:
+        session = Session(start, cards, click.echo, target, time_limit, prompt, line=line,
+                          progress_factory=lambda: Progress("hint"))
+    except FciError as e:
+        raise FciError(f"the saved game does not replay: {e}") from None
+    session.run(source)
 
 
 def _add_game_groups():

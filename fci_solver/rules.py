@@ -294,7 +294,7 @@ def check_action(ts: TurnState, action: Action, cards: CardTable) -> None:
             raise FciError(f"the Whale must move to another open cell of the board, not {list(action.to)}")
         if to is None:
             raise FciError(f"no prey at {list(action.to)}")
-        raise FciError(f"{frm.card} cannot eat {to.card} here" + (f" (pending {ts.effect})" if ts.effect and action.op == "eat" else ""))
+        raise FciError(why_no_eat(frm.card, to.card, ts.effect, isinstance(action, SharkEat), cards))
     if ts.phase == "ability":
         name = cards[ts.predator].name
         raise FciError(f"not a legal way to carry out the {name}'s ability")
@@ -303,6 +303,34 @@ def check_action(ts: TurnState, action: Action, cards: CardTable) -> None:
     if isinstance(action, Whale) and not pos.whale:
         raise FciError("the Whale is not available")
     raise FciError(f"nothing more may happen this turn (got {action.op})")
+
+
+GEOMETRY = {
+    None: "next to it (up, down, left or right)",
+    "fox": "diagonally next to it",
+    "lynx": "two cells away in a straight line, with a stack between to jump over",
+    "tiger": "exactly 2 cells away",
+}
+
+
+def why_no_eat(p: int, q: int, effect: str | None, shark: bool, cards: CardTable) -> str:
+    """Why ``p`` may not eat ``q`` as asked, in a player's terms."""
+    base = f"{p} cannot eat {q}"
+    if shark:
+        if q >= p:
+            return f"{base}: the Shark lets a predator eat any lower animal, and {q} is not lower"
+        return f"{base}: with the Shark the prey must still be next to the predator (up, down, left or right)"
+    prey = [str(x) for x in (p - 3, p - 2, p - 1) if x >= 0]
+    if not 1 <= p - q <= 3:
+        return f"{base}: {p} eats only " + (" or ".join([", ".join(prey[:-1]), prey[-1]] if len(prey) > 1 else prey)
+                                           if prey else "nothing")
+    setter = next((c for c in cards if c.ability == "pending" and c.effect == effect), None)
+    pending = f"with the {setter.name}'s effect pending, " if setter else (f"with {effect} pending, " if effect else "")
+    if effect == "lion" and p - q != 1:
+        return f"{base}: {pending}the predator must be exactly 1 above its prey"
+    if effect == "bear" and p == 15:
+        return f"{base}: {pending}the Polar Bear may not eat this turn"
+    return f"{base} from there: {pending}the prey must be {GEOMETRY.get(effect, GEOMETRY[None])}"
 
 
 def play_turn(pos: Position, turn: Turn, cards: CardTable | None = None) -> Position:

@@ -78,10 +78,11 @@ def test_play_undo_and_illegal_turn_reason(tmp_path):
     f = tmp_path / "p.txt"
     f.write_text("sea: none\nmargin: 1\n3 2 1 0\n")
     r = subprocess.run([sys.executable, "-c", "from fci_solver.cli import main; main()", "play", "--position", str(f)],
-                       input="c2xb2\n1 d2xe2\n1 d2xe2; move e2-e3\nundo\nquit\n", capture_output=True, text=True)
-    assert "Illegal: action 1 (eat): 2 cannot eat 3" in r.stdout
-    assert "Illegal: the turn stops before the predator's ability is carried out" in r.stdout
-    assert "3 stacks; sea: none; pending: none; turn 2" in r.stdout
+                       input="c2xb2\n1 d2xe2\nmove e2-e3\nundo\nquit\n", capture_output=True, text=True)
+    assert "Illegal: action 1 (eat): 2 cannot eat 3: 2 eats only 0 or 1" in r.stdout
+    # the eat alone, then the Ant's ability when asked
+    assert "Now the Ant's ability (move a stack 1-3 cells)" in r.stdout
+    assert "3 stacks; sea: none; pending: none; turn 2; target: 3 or fewer" in r.stdout
     assert "Undone." in r.stdout and "Stopped with 4 stacks." in r.stdout
 
 
@@ -98,3 +99,65 @@ def test_bad_position_file_exit_2(tmp_path):
     r = subprocess.run([sys.executable, "-c", "from fci_solver.cli import main; main()", "hint", "--position", str(f)],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "card 7 appears twice" in r.stderr and "Traceback" not in r.stderr
+
+
+def session(pos, lines):
+    from fci_solver.play import Session
+
+    out = []
+    s = Session(pos, CARDS, out.append, target=1)
+    s.run(lines)
+    return s, "\n".join(out)
+
+
+def test_undo_then_redo_replays_the_turn():
+    # 3 2 1 0 on a row, no sea animals: the Ant's eat, undone, redone
+    s, text = session(board("3 2 1 0"), ["1 d2xe2; move e2-e3", "undo", "redo", "redo"])
+    assert "Redone." in text and "Nothing to redo." in text
+    assert len(s.history) == 2
+
+
+def test_a_new_turn_after_undo_clears_redo():
+    s, text = session(board("3 2 1 0"), ["1 d2xe2; move e2-e3", "undo", "3 b2xc2; move c2-c3", "redo"])
+    assert "Nothing to redo." in text
+
+
+def test_the_last_moves_cells_are_starred_and_cells_keep_their_width():
+    s, text = session(board("3 2 1 0"), ["1 d2xe2; move e2-e3"])
+    rows = text.split("target: 1 or fewer")[1].splitlines()
+    assert any("*1:2" in r for r in rows)
+    widths = {len(r) for r in text.splitlines() if r.startswith("  2 ")}
+    assert len(widths) == 1  # the same width before and after stacks appear
+
+
+def test_save_and_load_go_on_with_the_game(tmp_path):
+    from fci_solver.play import Session
+
+    f = tmp_path / "game.json"
+    s, _ = session(board("3 2 1 0"), ["1 d2xe2; move e2-e3", f"save {f}"])
+    from fci_solver.notation import read_line_document
+
+    doc = read_line_document(f.read_text())
+    again = Session(doc.start, CARDS, lambda _: None, line=doc.line)
+    assert again.pos == s.pos and again.turns == s.turns
+
+
+def test_moves_are_grouped_by_eat_with_a_count_and_listed_for_one_card():
+    s, text = session(board("3 2 1 0"), ["moves", "moves 1", "moves 9"])
+    assert "1 d2xe2: 33 turns" in text and "      1 d2xe2; move e2-e3" in text.replace("    1 d2xe2; move e2-e3", "      1 d2xe2; move e2-e3")
+    assert "9 has no eat now." in text
+
+
+def test_ctrl_c_asks_before_quitting():
+    from fci_solver.play import INTERRUPT
+
+    s, text = session(board("3 2 1 0"), [INTERRUPT, "n", "1 d2xe2; move e2-e3", INTERRUPT, "y"])
+    assert text.count("Quit the game?") == 0  # piped input shows no prompts
+    assert "Stopped with 3 stacks." in text and len(s.history) == 2
+
+
+def test_refusals_say_why_in_the_players_terms():
+    _, text = session(board("15 . 11\n14 12 ."), ["15 b2xd2", "15 b2xc3", "12 c3xb2"])
+    assert "15 cannot eat 11: 15 eats only 12, 13 or 14" in text
+    assert "15 cannot eat 12 from there: the prey must be next to it (up, down, left or right)" in text
+    assert "12 cannot eat 15: 12 eats only 9, 10 or 11" in text
