@@ -364,9 +364,10 @@ def perft_cmd(setup: Setup, depth, engine, as_json):
 @click.option("--max-nodes", type=click.IntRange(min=1), default=1_000_000, show_default=True, help="Stop with an error past this many states.")
 @click.option("--out", "out", type=click.Path(dir_okay=False), help="Write the graph: .graphml, .gexf or .dot.")
 @click.option("--labels/--no-labels", default=True, show_default=True, help="In the --out file, label each edge with one turn (JSON notation).")
+@click.option("--optimal", is_flag=True, help="Only the graph of perfect play: positions on some line that reaches the minimum.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
-def graph_cmd(setup: Setup, target, max_nodes, out, labels, quiet, as_json):
+def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, quiet, as_json):
     """Build the state graph of a deal, analyse it, and optionally write it out.
 
     \b
@@ -379,6 +380,8 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, quiet, as_json):
     if out is not None:
         check_out_file(out, g.FORMATS, "graph")
     load_kernels(quiet)
+    if optimal:
+        return _optimal_graph(setup, max_nodes, out, labels, quiet, as_json)
     progress = Progress("graph", enabled=not (quiet or as_json))
     G = g.build_graph(setup.start, setup.cards, max_nodes=max_nodes, progress=lambda n, _: progress(n, unit="states expanded"))
     if out and labels:
@@ -411,6 +414,51 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, quiet, as_json):
         click.echo(f"{row['depth']:>6} {row['states']:>8,} {row['branching']:>10.2f} {row['winnable_share']:>9.1%}")
     if out:
         click.echo(f"\nWrote {out}.")
+
+
+def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json):
+    """fci graph --optimal: build, analyse, print and write the graph of perfect play."""
+    from . import graph as g, optimal as o
+
+    progress = Progress("graph --optimal", enabled=not (quiet or as_json))
+    try:
+        G = o.optimal_graph(setup.start, setup.cards, max_nodes,
+                            progress=lambda n, _: progress(n, unit="perfect-play positions expanded"))
+    except o.CapReached as e:
+        progress.close()
+        click.echo(f"fci: {e}", err=True)
+        return EXIT_INEXACT
+    if out and labels:
+        g.label_edges(G, setup.start.board, setup.cards)
+    progress.close()
+    report = o.analyse(G)
+    if out:
+        g.write_graph(G, out)
+        report["written"] = out
+    if as_json:
+        emit_json(report)
+        return 0
+    from .position import parse_position_text
+
+    lines = report["perfect_lines"]
+    click.echo(setup.header())
+    click.echo(setup.start.grid())
+    click.echo(f"\nMinimum {report['minimum']}. Perfect play: {report['positions']:,} positions, "
+               f"{lines['positions']:,} perfect lines as position sequences ({lines['turns']:,} as turn sequences).")
+    click.echo(f"Positions with only one move that keeps the minimum: {report['only_move_positions']:,}.")
+    click.echo("\n turn  positions   options  keeping")
+    for row in report["width_by_turn"]:
+        click.echo(f"{row['turn']:>5} {row['positions']:>10,} {row['options']:>9,} {row['keeping']:>8,}")
+    nd = report["narrowest_decision"]
+    if nd:
+        click.echo(f"\nNarrowest decision: turn {nd['turn']}, {nd['keeping']} of {nd['options']} options keep the minimum.")
+    click.echo(f"\nCritical positions (every perfect line passes through them): {len(report['critical_positions'])}")
+    for c in report["critical_positions"]:
+        click.echo(f"\nBefore turn {c['turn']} ({c['keeping']} of {c['options']} options keep the minimum):")
+        click.echo(parse_position_text(c["position"]).grid())
+    if out:
+        click.echo(f"\nWrote {out}.")
+    return 0
 
 
 def _grade_lines(g) -> list[str]:

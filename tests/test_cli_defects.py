@@ -97,15 +97,15 @@ def test_a_cold_compile_is_announced_and_kept_out_of_the_search_seconds(monkeypa
     slow = bs.BitboardSolver.solve
 
     def compiling(self, pos):
-        time.sleep(0.8)  # what a first call does while numba compiles
+        time.sleep(1.8)  # what a first call does while numba compiles
         return slow(self, pos)
 
     monkeypatch.setattr(bs.BitboardSolver, "solve", compiling)
     spent = bs.load_search_kernels(lambda: said.append("compiling"))
-    assert said == ["compiling"] and spent >= 0.8
+    assert said == ["compiling"] and spent >= 1.8
     monkeypatch.setattr(bs.BitboardSolver, "solve", slow)
     r = solve(board("9 8 7"), CARDS)
-    assert r.extra["compile_seconds"] >= 0.8 > r.seconds
+    assert r.extra["compile_seconds"] >= 1.8 > r.seconds
 
 
 @pytest.mark.parametrize("args, message", [

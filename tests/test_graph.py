@@ -102,3 +102,62 @@ def test_fast_dag_walk_agrees_with_the_graph(pos):
         assert abs(fast["random_win_chance"] - float(g.random_play_win_chance(G, target))) < 1e-12
         lengths = g.line_lengths(G, target)
         assert (fast["shortest_win"], fast["longest_win"]) == (lengths if lengths else (None, None))
+
+
+# -- the graph of perfect play ----------------------------------------------------------------
+
+@pytest.mark.parametrize("pos", SMALL)
+def test_perfect_play_graph_is_the_full_graph_cut_to_perfect_positions(pos):
+    from fci_solver import optimal as o
+
+    full = g.build_graph(pos, CARDS)
+    m = full.nodes[g.root(full)]["min_result"]
+    keep = {n for n in full if full.nodes[n]["min_result"] == m}
+    reached = nx.descendants(full.subgraph(keep), g.root(full)) | {g.root(full)}
+    G = o.optimal_graph(pos, CARDS)
+    assert set(G) == reached
+    assert set(G.edges) == set(full.subgraph(reached).edges)
+    for n in G:
+        assert G.nodes[n]["options"] == full.out_degree(n)
+        assert G.nodes[n]["keeping"] == sum(full.nodes[s]["min_result"] == m for s in full.successors(n))
+
+
+@pytest.mark.parametrize("pos", SMALL)
+def test_perfect_lines_and_critical_positions_match_brute_force(pos):
+    from fci_solver import optimal as o
+
+    games, _ = brute_force(pos, 1)
+    m = min(n for _, n in games)
+    perfect = [path for path, n in games if n == m]
+    G = o.optimal_graph(pos, CARDS)
+    assert o.perfect_lines(G)["positions"] == len(perfect)
+    common = set(perfect[0]).intersection(*map(set, perfect))
+    assert {tuple(int(x, 16) for x in c.split(":")) for c in o.critical_positions(G)} == common
+    # every node's position, solved on its own, has the root's minimum
+    from fci_solver.position import parse_position_text
+    from fci_solver.search import solve
+
+    for n in list(G)[:20]:
+        assert solve(parse_position_text(G.nodes[n]["position"]), CARDS).min_remaining == m
+
+
+def test_perfect_play_graph_cap_gives_partial_counts():
+    from fci_solver import optimal as o
+
+    with pytest.raises(o.CapReached, match=r"more than 5 positions \(\d+ expanded, 6 found"):
+        o.optimal_graph(SMALL[1], CARDS, max_nodes=5)
+
+
+@pytest.mark.parametrize("ext", g.FORMATS)
+def test_every_exported_node_has_a_position_and_a_label(tmp_path, ext):
+    from fci_solver import optimal as o
+    from fci_solver.position import parse_position_text
+
+    G = o.optimal_graph(SMALL[0], CARDS)
+    path = str(tmp_path / f"perfect.{ext}")
+    g.write_graph(G, path)
+    back = {"graphml": nx.read_graphml, "gexf": nx.read_gexf, "dot": g.read_dot}[ext](path)
+    for n in back:
+        pos = parse_position_text(back.nodes[n]["position"])
+        assert key_of(pos) == tuple(int(x, 16) for x in n.split(":"))
+        assert back.nodes[n]["label"]

@@ -178,7 +178,7 @@ compile_seconds = 0.0  # time this process spent compiling or loading the search
 def load_search_kernels(notice=None) -> float:
     """Compile (first run) or load from numba's cache every kernel a solve uses, once per process.
 
-    ``notice()`` is called if this takes longer than half a second (a cold compile: 15-30 s),
+    ``notice()`` is called if this takes longer than 1.5 s (loading takes 0.2-0.3 s, a cold compile 15-30 s),
     so a person is told why the first command is slow.  Returns the seconds spent now; the total
     is in :data:`compile_seconds`, kept out of every search's own seconds.
     """
@@ -190,7 +190,7 @@ def load_search_kernels(notice=None) -> float:
     from ..position import parse_position_text
 
     t0 = time.perf_counter()
-    timer = threading.Timer(0.5, notice) if notice else None
+    timer = threading.Timer(1.5, notice) if notice else None
     if timer:
         timer.daemon = True
         timer.start()

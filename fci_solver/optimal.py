@@ -1,0 +1,150 @@
+"""The graph of perfect play: every position a perfect line of a deal passes through.
+
+A position is in the graph when it is reached from the start by turns each of which keeps the
+start's minimum reachable, and its own minimum is the start's.  The graph is built with the fast
+engine: every next position of every position in it is settled by an exact search ("can the
+minimum still be reached?"), which is what the decision profile (:mod:`.difficulty`) does along
+one line, here done for every perfect line.  Where a deal's decisions are narrow the graph is
+small; a forgiving deal's is not, hence the node cap.
+
+Nodes carry the attributes of :func:`.graph.describe_node` (``position``, ``label``, ``count``,
+``depth``, ...) plus ``options`` (distinct next positions) and ``keeping`` (those that keep the
+minimum); edges carry ``turns``.  The analyses are plain functions over the graph; the ones the
+full graph has (:mod:`.graph`) apply with ``target`` set to the minimum.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from . import graph as g
+from .cards import CardTable
+from .errors import FciError
+from .interrupt import check as check_interrupt
+from .position import Position
+from .bitboard.search import BitboardSolver, Engine, key_of
+
+
+class CapReached(FciError):
+    """The graph outgrew ``max_nodes``; ``partial`` holds what was built."""
+
+    def __init__(self, message: str, partial: nx.DiGraph):
+        super().__init__(message)
+        self.partial = partial
+
+
+def minimum_of(solver: BitboardSolver, eng: Engine, key) -> int:
+    """The exact minimum from a position key (null-window passes from its lower bound up)."""
+    beta = eng.lower_bound(key) + 1
+    while True:
+        v = solver.value(eng, key, beta)
+        if v < beta:
+            return v
+        beta = v + 1
+
+
+def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, progress=None,
+                  memory: int | None = None) -> nx.DiGraph:
+    """The perfect-play graph of ``start`` (raises :class:`CapReached` past ``max_nodes``)."""
+    eng = Engine(start.board, cards)
+    solver = BitboardSolver(cards, memory=memory)
+    root = key_of(start)
+    m = minimum_of(solver, eng, root)
+    G = nx.DiGraph(root=g.node_id(root), margin=start.board.margin, height=start.board.height,
+                   width=start.board.width, minimum=m)
+    depth = {root: 0}
+    keeps: dict = {}
+    frontier, settled = [root], 0
+
+    def keep(ch) -> bool:
+        if ch not in keeps:
+            keeps[ch] = eng.lower_bound(ch) <= m and solver.value(eng, ch, m + 1) <= m
+        return keeps[ch]
+
+    while frontier:
+        nxt = []
+        for key in frontier:
+            check_interrupt()
+            mult = eng.turn_counts(key)
+            kept = [ch for ch in sorted(mult) if keep(ch)]
+            G.add_node(g.node_id(key))
+            g.describe_node(G, start.board, key, depth[key])
+            G.nodes[g.node_id(key)].update(options=len(mult), keeping=len(kept), min_result=m)
+            for ch in kept:
+                if ch not in depth:
+                    depth[ch] = depth[key] + 1
+                    nxt.append(ch)
+                    if len(depth) > max_nodes:
+                        raise CapReached(
+                            f"the perfect-play graph has more than {max_nodes:,} positions ({settled + 1:,} expanded, "
+                            f"{len(depth):,} found, down to turn {depth[ch]}); raise --max-nodes", G)
+                G.add_edge(g.node_id(key), g.node_id(ch), turns=mult[ch])
+            settled += 1
+            if progress:
+                progress(settled, None)
+        frontier = nxt
+    return G
+
+
+# -- analyses ------------------------------------------------------------------------------
+
+def minimum(G: nx.DiGraph) -> int:
+    return G.graph["minimum"]
+
+
+def perfect_lines(G: nx.DiGraph) -> dict:
+    """Perfect lines as position sequences and as turn sequences (every way to play them)."""
+    p = g.path_counts(G, minimum(G))
+    return {"positions": p["winning_lines"], "turns": p["winning_turn_sequences"]}
+
+
+def critical_positions(G: nx.DiGraph) -> list[str]:
+    """Positions every perfect line passes through (dominators of the perfect ends), start first."""
+    return g.critical_states(G, minimum(G))
+
+
+def only_move_positions(G: nx.DiGraph) -> list[str]:
+    """Positions where exactly one next position keeps the minimum."""
+    return [n for n, k in G.nodes(data="keeping") if k == 1]
+
+
+def width_by_turn(G: nx.DiGraph) -> list[dict]:
+    """Per turn (fewest turns from the start): perfect-play positions, and the options they offer."""
+    rows: dict = {}
+    for n, d in G.nodes(data=True):
+        r = rows.setdefault(d["depth"], [0, 0, 0])
+        r[0] += 1
+        r[1] += d["options"]
+        r[2] += d["keeping"]
+    return [{"turn": t + 1, "positions": a, "options": b, "keeping": c} for t, (a, b, c) in sorted(rows.items())]
+
+
+def narrowest_decision(G: nx.DiGraph) -> str | None:
+    """The position (with a choice: more than one option) whose share of keeping options is smallest."""
+    best = None
+    for n, d in G.nodes(data=True):
+        if d["options"] > 1 and (best is None or d["keeping"] * G.nodes[best]["options"] < G.nodes[best]["keeping"] * d["options"]):
+            best = n
+    return best
+
+
+def analyse(G: nx.DiGraph) -> dict:
+    """Every figure above, JSON-ready."""
+    crit = critical_positions(G)
+    narrow = narrowest_decision(G)
+
+    def node(n):
+        d = G.nodes[n]
+        return {"id": n, "turn": d["depth"] + 1, "options": d["options"], "keeping": d["keeping"],
+                "label": d["label"], "position": d["position"]}
+
+    return {
+        "minimum": minimum(G),
+        "positions": G.number_of_nodes(),
+        "edges": G.number_of_edges(),
+        "perfect_lines": perfect_lines(G),
+        "critical_positions": [node(n) for n in crit],
+        "only_move_positions": len(only_move_positions(G)),
+        "width_by_turn": width_by_turn(G),
+        "narrowest_decision": node(narrow) if narrow else None,
+    }
