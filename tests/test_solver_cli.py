@@ -167,11 +167,12 @@ def test_solve_text_output_draws_the_board_and_the_line():
     assert "Turn 1:" in r.stdout and "  a  b  c  d  e  f  g  h" in r.stdout
 
 
-def test_layouts_lists_all_seven():
+def test_layouts_lists_the_rulebooks_seven_then_three_small_ones():
     r = run("layouts", "--json")
-    names = [x["name"] for x in json.loads(r.stdout)]
-    assert names == ["standard", "staircase", "cross", "comb", "gap", "tower", "ring"]
-    assert all(sum(row.count("X") for row in x["grid"]) == 16 for x in json.loads(r.stdout))
+    rows = json.loads(r.stdout)
+    names = [x["name"] for x in rows]
+    assert names == ["standard", "staircase", "cross", "comb", "gap", "tower", "ring", "six", "eight", "ten"]
+    assert [sum(row.count("X") for row in x["grid"]) for x in rows] == [16] * 7 + [6, 8, 10]
 
 
 def test_perft_engines_agree():
