@@ -748,10 +748,10 @@ def play_cmd(setup: Setup | None, target, time_limit, load_file, cards_file=None
 
 
 def _add_game_groups():
-    from .census.cli import census
+    from .census.cli import bench, census
     from .games.cli import aye, fattest, foodfighters
 
-    for group in (aye, fattest, foodfighters, census):
+    for group in (aye, fattest, foodfighters, census, bench):
         cli.add_command(group)
 
 

@@ -132,3 +132,44 @@ def census_report(db, plot_file, as_json):
         click.echo(line)
     if plot_file:
         click.echo(f"Wrote {plot_file}.")
+
+
+@click.command("bench", short_help="Benchmark the search on a fixed suite of deals.")
+@click.option("--suite", type=click.Choice(["quick", "full"], case_sensitive=False), default="quick", show_default=True,
+              help="quick: 60 deals; full: 50 deals of each layout with and without sea animals.")
+@click.option("--compare", "compare_file", type=click.Path(dir_okay=False), help="An earlier --json run to compare with.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (keep it for a later --compare).")
+def bench(suite, compare_file, as_json):
+    """Solve a fixed seeded suite one deal at a time and report median, p95 and max seconds,
+    states per second, and the numba/reference engines' states per second on the same deals.
+    Time it on an idle machine.
+
+    \b
+    Examples:
+      fci bench --json > before.json
+      fci bench --compare before.json
+    """
+    from .bench import compare, run_suite
+
+    before = None
+    if compare_file:
+        try:
+            before = json.loads(Path(compare_file).read_text())
+        except (OSError, ValueError) as e:
+            raise FciError(f"cannot read --compare {compare_file!r}: {e}") from None
+    progress = Progress("bench", enabled=not as_json)
+    result = run_suite(suite, progress=lambda n, _: progress(n, None, "deals"))
+    progress.close()
+    if before is not None:
+        result["compare"] = compare(result, before)
+    if as_json:
+        click.echo(json.dumps(result, indent=1))
+        return
+    click.echo(f"{'layout':<10} {'sea':<5} {'deals':>5} {'exact':>5} {'median s':>9} {'p95 s':>8} {'max s':>8} {'states/s':>11}")
+    for r in result["rows"]:
+        click.echo(f"{r['layout']:<10} {r['sea']:<5} {r['deals']:>5} {r['exact']:>5} {r['median']:>9.4f} {r['p95']:>8.3f} "
+                   f"{r['max']:>8.3f} {r['states_per_second']:>11,}")
+    e = result["engines"]
+    click.echo(f"states/s on the same small deals: numba {e['bitboard']:,}, reference {e['reference']:,}: {e['ratio']}x")
+    for line in result.get("compare", []):
+        click.echo("  " + line)
