@@ -19,7 +19,8 @@ import numpy as np
 from ..cards import EFFECTS, CardTable
 from ..errors import FciError
 from ..position import Board, Position, Stack
-from ..search import SolveResult, discard_sources, mover_cards
+from ..bound import discard_sources, mover_cards
+from ..result import SolveResult
 from .. import interrupt, rules
 from . import kernels as K
 
