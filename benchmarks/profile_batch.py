@@ -13,12 +13,42 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import time
+from collections import Counter
 
 from fci_solver.cards import standard_cards
 from fci_solver.difficulty import profile
+from fci_solver.grade import TIERS, tier_of
 from fci_solver.position import Deal, parse_sea
 from fci_solver.search import solve
+
+
+def summary(paths: list[str]) -> str:
+    """Per layout: the share of each tier (unresolved deals counted as the tiers their bounds span)."""
+    out = ["| layout | deals | easy | medium | hard | expert | bounds span two tiers | no puzzle (cannot reach 1) | bits: quartiles |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for path in paths:
+        rows = [json.loads(line) for line in open(path) if line.strip()]
+        n = len(rows)
+        tiers, span, mids = Counter(), Counter(), []
+        for r in rows:
+            if not r.get("bits_bounds"):
+                tiers["none"] += 1
+                continue
+            lo, hi = r["bits_bounds"]
+            mids.append((lo + hi) / 2)
+            a, b = tier_of(lo), tier_of(hi)
+            if a == b:
+                tiers[a] += 1
+            else:
+                span[f"{a}/{b}"] += 1
+        q = statistics.quantiles(mids, n=4) if len(mids) >= 4 else []
+        cells = [f"{tiers[t]} ({tiers[t] / n:.0%})" for t in TIERS]
+        out.append(f"| {rows[0]['layout']} | {n} | " + " | ".join(cells) + f" | {sum(span.values())} ("
+                   + ", ".join(f"{k} {v}" for k, v in sorted(span.items())) + f") | {tiers['none']} | "
+                   + ", ".join(f"{x:.1f}" for x in q) + " |")
+    return "\n".join(out)
 
 
 def main():
@@ -30,8 +60,12 @@ def main():
     ap.add_argument("--target", type=int, default=1)
     ap.add_argument("--state-limit", type=int, default=None)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out")
+    ap.add_argument("--summary", nargs="+", help="summarise earlier --out files, one layout each")
     a = ap.parse_args()
+    if a.summary:
+        print(summary(a.summary))
+        return
     cards = standard_cards()
     done = set()
     if os.path.exists(a.out):

@@ -194,3 +194,17 @@ def test_can_win_stops_at_the_first_winning_line():
     # a position that cannot be won: the bound answers at once
     q = board("9 5 . 0", sea="none")
     assert solve(q, CARDS, stop_at=1).lower_bound > 1
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+@pytest.mark.parametrize("target", [1, 2, 3])
+def test_can_win_answers_for_any_target_with_a_sound_bound(seed, target):
+    # "can it end with target or fewer?" is asked at once: the answer is right, the bound sound
+    from fci_solver.position import Deal
+
+    pos = Deal.random("eight", seed).position(2, True, False)
+    true_min = solve(pos, CARDS).min_remaining
+    r = solve(pos, CARDS, stop_at=target)
+    assert (r.min_remaining <= target) == (true_min <= target)
+    assert r.lower_bound <= true_min <= r.min_remaining
+    assert len(replay(pos, r.line, CARDS)[-1] if r.line else pos) == r.min_remaining

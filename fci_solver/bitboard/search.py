@@ -324,7 +324,12 @@ class BitboardSolver:
         # Null-window passes: first ask "can the lower bound be reached?", then one more stack, ...
         # A pass that fails proves a lower bound; most deals reach their bound, so the first pass
         # searches with the tightest pruning and stops at the first line that gets there.
-        beta = eng.lower_bound(root) + 1
+        proven = eng.lower_bound(root)  # no line ends with fewer stacks
+        beta = proven + 1
+        if self.stop_at:
+            # "can it end with stop_at or fewer?" is one question: ask it at once, not after
+            # proving each smaller result impossible (tower seed 21, target 2: 5.7M states before)
+            beta = max(beta, self.stop_at + 1)
         best_inc, best_path = K.INF, None
         while True:
             status, value, incumbent, inc = self._run(eng, root, beta, deadline)
@@ -332,7 +337,8 @@ class BitboardSolver:
                 best_inc, best_path = incumbent, inc.copy()
             if status != 1 or value < beta:
                 break
-            beta = value + 1  # value is a proven lower bound
+            proven = value  # the pass failed: value is a proven lower bound
+            beta = value + 1
             if self.stop_at and value > self.stop_at:
                 status = 2  # "can it be won?" is answered: no, and the minimum is not needed
                 break
@@ -351,7 +357,7 @@ class BitboardSolver:
             keys = self._incumbent_keys(best_path) if best_path is not None else []
             keys = self._play_out(eng, keys[-1] if keys else root, keys)
             exact = False
-            low = max(eng.lower_bound(root), beta - 1)
+            low = proven
         line, positions = keys_to_line(pos, keys, self.cards)
         if not exact:
             value = len(positions[-1]) if positions else len(pos)
