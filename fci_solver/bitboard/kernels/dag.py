@@ -1,0 +1,174 @@
+"""The walk of the whole state DAG from which a target can still be reached: the random
+player's exact chance and the line lengths (grading on small layouts)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bound import WORK, lower_bound
+from .keys import HOT, NCARDS, PHASE_BIT, stack_count
+from .movegen import gen_children_into
+from .perft import find_slot
+
+
+@njit(**HOT)
+def _dag_put(dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot, k0, k1, meta, s, n, lo, hi, best):
+    dk0[slot] = k0
+    dk1[slot] = k1
+    dtag[slot] = np.uint8(meta + 1)
+    ds[slot] = s
+    dn[slot] = n
+    dlo[slot] = lo
+    dhi[slot] = hi
+    dbest[slot] = best
+
+
+@njit(**HOT)
+def _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best):
+    """Add one finished child's values to frame d."""
+    fs[d] += s
+    fn[d] += n
+    if lo < flo[d]:
+        flo[d] = lo
+    if hi > fhi[d]:
+        fhi[d] = hi
+    if best < fbest[d]:
+        fbest[d] = best
+
+
+@njit(cache=True, nogil=True)
+def dag_walk(root0, root1, rootmeta, target, max_nodes,
+             ck0, ck1, cmeta, ab, prey, mid, bydist, dstart, maxd, cmask, cellrc,
+             dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, ctl):
+    """Visit every state reachable from the root from which ``target`` can still be reached, once.
+
+    For each visited state, with turns chosen uniformly (one turn = one way to play it, as the
+    generator lists them):
+
+    ds/dn  the chance to end with <= target stacks as a sum over turns and the number of turns
+           (for a full state, ds/dn is the chance; an after-Whale node passes its sums up),
+    dlo/dhi the fewest and most turns to a winning end (99 / -1 when there is none),
+    dbest  the fewest stacks any line reaches (exact when <= target, else some value > target).
+
+    A child whose lower bound exceeds the target is not entered: nothing below it can win, so its
+    chance is 0 and it has no winning line.  This is what makes whole deals walkable.
+    ctl: 0 nodes visited, 1 status (1 done, 3 child buffer overflow, 4 node cap), 2 pruned children.
+    """
+    cap = ck0.shape[0]
+    MAXF = 64
+    wk = np.empty(WORK, np.int64)
+    # the generator's work arrays, once per walk rather than once per node
+    wpos = np.empty(NCARDS, np.int64)
+    wstk = np.empty(NCARDS, np.int64)
+    wboard = np.empty(bydist.shape[0], np.int64)
+    nogrp = np.empty(0, np.int64)
+    fk0 = np.zeros(MAXF, np.uint64)
+    fk1 = np.zeros(MAXF, np.uint64)
+    fm = np.zeros(MAXF, np.int64)
+    fstart = np.zeros(MAXF, np.int64)
+    fend = np.zeros(MAXF, np.int64)
+    fnext = np.zeros(MAXF, np.int64)
+    fs = np.zeros(MAXF, np.float64)
+    fn = np.zeros(MAXF, np.int64)
+    flo = np.zeros(MAXF, np.int64)
+    fhi = np.zeros(MAXF, np.int64)
+    fbest = np.zeros(MAXF, np.int64)
+    d = 0
+    fk0[0] = root0
+    fk1[0] = root1
+    fm[0] = rootmeta
+    fstart[0] = 0
+    new = True
+    while True:
+        if new:
+            new = False
+            end = gen_children_into(fk0[d], fk1[d], fm[d], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, fstart[d],
+                                    cap, wpos, wstk, wboard, nogrp)
+            if end > cap:
+                ctl[1] = 3
+                return
+            fend[d] = end
+            fnext[d] = fstart[d]
+            fs[d] = 0.0
+            fn[d] = 0
+            flo[d] = 99
+            fhi[d] = -1
+            fbest[d] = 99
+            ctl[0] += 1
+            if ctl[0] > max_nodes:
+                ctl[1] = 4
+                return
+        if fnext[d] < fend[d]:
+            j = fnext[d]
+            fnext[d] = j + 1
+            slot = find_slot(dk0, dk1, dtag, ck0[j], ck1[j], cmeta[j])
+            if slot < 0:
+                ctl[1] = 4
+                return
+            if dtag[slot] != 0:
+                s = ds[slot]
+                n = dn[slot]
+                lo = dlo[slot]
+                hi = dhi[slot]
+                best = dbest[slot]
+            else:
+                lb = lower_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
+                if lb <= target:
+                    d += 1
+                    fk0[d] = ck0[j]
+                    fk1[d] = ck1[j]
+                    fm[d] = cmeta[j]
+                    fstart[d] = fend[d - 1]
+                    new = True
+                    continue
+                ctl[2] += 1
+                s = 0.0
+                n = 1
+                if (cmeta[j] & PHASE_BIT) != 0:
+                    # the turns through a lost after-Whale node still count in the parent's total
+                    e = gen_children_into(ck0[j], ck1[j], cmeta[j], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta,
+                                          fend[d], cap, wpos, wstk, wboard, nogrp)
+                    if e > cap:
+                        ctl[1] = 3
+                        return
+                    n = e - fend[d]
+                    _dag_put(dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot, ck0[j], ck1[j], cmeta[j], 0.0, n, 99, -1, lb)
+                lo = 99
+                hi = -1
+                best = lb
+            _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best)
+            continue
+        # frame finished: its own value
+        k0 = fk0[d]
+        k1 = fk1[d]
+        meta = fm[d]
+        if fend[d] == fstart[d]:
+            nst = stack_count(k0, k1)
+            s = 1.0 if nst <= target else 0.0
+            n = 1
+            lo = 0 if nst <= target else 99
+            hi = 0 if nst <= target else -1
+            best = nst
+        elif (meta & PHASE_BIT) != 0:
+            s = fs[d]
+            n = fn[d]
+            lo = flo[d]
+            hi = fhi[d]
+            best = fbest[d]
+        else:
+            s = fs[d] / fn[d]
+            n = 1
+            lo = flo[d] + 1 if flo[d] < 99 else 99
+            hi = fhi[d] + 1 if fhi[d] >= 0 else -1
+            best = fbest[d]
+        slot = find_slot(dk0, dk1, dtag, k0, k1, meta)
+        if slot < 0:
+            ctl[1] = 4
+            return
+        _dag_put(dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot, k0, k1, meta, s, n, lo, hi, best)
+        if d == 0:
+            ctl[1] = 1
+            return
+        d -= 1
+        _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best)

@@ -1,0 +1,113 @@
+"""The state key and the bit tricks every kernel shares.
+
+A state is three integers.  ``k0`` holds cards 0..7 and ``k1`` cards 8..15, one byte per card:
+0 when the card is not on top of a stack (eaten, buried, discarded or never dealt), else
+``1 + 2 * cell + stacked``.  So a board has at most 127 cells.  ``meta`` holds the rest: bit 0
+Shark available, bit 1 Whale available, bits 2-4 the pending effect (0 none, 1..7 = EFFECTS
+order), bit 5 the *after-Whale* phase (:mod:`.movegen`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+NCARDS = 16
+
+
+NCARDS = 16
+INF = 99
+
+
+INF = 99
+PHASE_BIT = 32
+
+
+# pending effect codes (1 + index in cards.EFFECTS)
+FOX, LYNX, TIGER, CAIMAN, LION, RACCOON, BEAR = 1, 2, 3, 4, 5, 6, 7
+
+
+# ability kinds
+AB_NONE, AB_MOVE, AB_DISCARD, AB_SWAP, AB_PENDING = 0, 1, 2, 3, 4
+
+
+AB_NONE, AB_MOVE, AB_DISCARD, AB_SWAP, AB_PENDING = 0, 1, 2, 3, 4
+BIG = 1 << 20
+
+
+# Kernels that allocate nothing are compiled without numba's reference counting (``_nrt=False``,
+# the flag numba's own allocation-free helpers use).  With it, every call that passes arrays
+# increments and decrements each array's count atomically wherever the callee has a loop it
+# leaves early: NRT_decref alone took 29% of perf's samples over a batch of solves, and the
+# batch ran in 44% less time without them (benchmarks/RESULTS.md, code of 0fb5e71).  Such a
+# kernel cannot create arrays: it only reads and writes the ones it is given.
+HOT = dict(cache=True, nogil=True, _nrt=False)
+
+
+@njit(**HOT)
+def _code(k0, k1, i):
+    """Card ``i``'s byte of the key: 0 when it is on no top, else 1 + 2 * cell + stacked."""
+    if i < 8:
+        return np.int64((k0 >> np.uint64(8 * i)) & np.uint64(255))
+    return np.int64((k1 >> np.uint64(8 * (i - 8))) & np.uint64(255))
+
+
+@njit(**HOT)
+def decode(k0, k1, pos, stk, board):
+    """Key -> per-card cell (-1 when off top) and stacked flag, and the cell -> card mailbox."""
+    board[:] = -1
+    for i in range(NCARDS):
+        code = _code(k0, k1, i)
+        c = np.int64(code)
+        if c == 0:
+            pos[i] = -1
+            stk[i] = 0
+        else:
+            pos[i] = (c - 1) >> 1
+            stk[i] = (c - 1) & 1
+            board[pos[i]] = i
+
+
+@njit(**HOT, inline="always")
+def encode(pos, stk):
+    k0 = np.uint64(0)
+    k1 = np.uint64(0)
+    for i in range(NCARDS):
+        if pos[i] >= 0:
+            code = np.uint64(1 + 2 * pos[i] + stk[i])
+            if i < 8:
+                k0 |= code << np.uint64(8 * i)
+            else:
+                k1 |= code << np.uint64(8 * (i - 8))
+    return k0, k1
+
+
+@njit(**HOT)
+def stack_count(k0, k1):
+    """Stacks on the board: cards whose byte in the key is not 0."""
+    n = 0
+    for i in range(NCARDS):
+        code = _code(k0, k1, i)
+        if code != 0:
+            n += 1
+    return n
+
+
+@njit(**HOT)
+def _popcount(m):
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], np.int64)
+
+
+@njit(**HOT)
+def _lowest(m):
+    """Index of the lowest set bit of a non-zero mask below 2**32 (de Bruijn: no loop)."""
+    return _DEBRUIJN[(((m & -m) * 0x077CB531) & 0xFFFFFFFF) >> 27]
