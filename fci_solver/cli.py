@@ -218,8 +218,9 @@ def cards_cmd(cards_file, plain, as_json):
 @click.option("--notation", "notation_kind", type=click.Choice(["human", "json"], case_sensitive=False), default="human", show_default=True, help="How turns are written in text output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), help="Also write the solution as a web page that steps through it.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Threads that share the search (numba engine).")
 @click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON (the line notation of RULES.md).")
-def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notation_kind, quiet, html_file, as_json):
+def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notation_kind, quiet, html_file, jobs, as_json):
     """Find the minimum result of a deal and a line that reaches it.
 
     DEAL lists the cards in reading order of the layout's cells.  Exit status 3: the answer is
@@ -235,7 +236,7 @@ def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notatio
     load_kernels(quiet, engine)
     progress = Progress("solve", enabled=not (quiet or as_json))
     result = search.solve(setup.start, setup.cards, engine=engine, time_limit=time_limit, memory=memory,
-                          progress=progress, stop_at=target if can_win else 0)
+                          progress=progress, stop_at=target if can_win else 0, jobs=jobs)
     progress.close()
     if html_file:
         facts = [setup.header(), f"Best result: {result.min_remaining} ({rank_name(result.min_remaining)})"

@@ -25,6 +25,7 @@ def solve(
     memory: int | None = None,
     progress=None,
     stop_at: int = 0,
+    jobs: int = 1,
 ) -> SolveResult:
     """The minimum result reachable from ``pos``, with a line that reaches it.
 
@@ -33,11 +34,12 @@ def solve(
     False, ``min_remaining`` is the best line found and ``lower_bound`` what
     is proven.  With ``stop_at`` (bitboard engine) the search stops as soon
     as a line ends with at most that many stacks, or it is proven that none
-    can: enough to answer "can it be won?", not necessarily exact.
+    can: enough to answer "can it be won?", not necessarily exact.  ``jobs`` threads (bitboard
+    engine) share the root's turns, each with its own table: the same answer, sooner on hard deals.
     """
     cards = cards or standard_cards()
     if engine == "reference":
         return ReferenceSolver(cards, time_limit, progress).solve(pos)
     if engine == "bitboard":
-        return BitboardSolver(cards, time_limit=time_limit, memory=memory, progress=progress, stop_at=stop_at).solve(pos)
+        return BitboardSolver(cards, time_limit=time_limit, memory=memory, progress=progress, stop_at=stop_at, jobs=jobs).solve(pos)
     raise ValueError(f"unknown engine {engine!r}")

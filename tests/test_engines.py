@@ -191,3 +191,33 @@ def test_children_sort_is_stable_in_both_of_its_ways(n):
         assert ck0[start:end].tolist() == expected
         assert ck1[start:end].tolist() == expected and cmeta[start:end].tolist() == expected
         assert clb[start:end].tolist() == sorted(keys.tolist())
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(max_cards=7))
+def test_a_parallel_solve_gives_the_same_minimum_and_a_line_that_replays(pos):
+    from fci_solver.notation import replay
+    from fci_solver.search import solve
+
+    one = solve(pos, CARDS)
+    two = solve(pos, CARDS, jobs=2)
+    assert (two.min_remaining, two.exact) == (one.min_remaining, True)
+    end = replay(pos, two.line, CARDS)[-1] if two.line else pos
+    assert len(end) == two.min_remaining and rules.is_over(end, CARDS)
+
+
+@pytest.mark.parametrize("seed", [3, 5])
+def test_a_parallel_solve_of_a_full_deal_agrees(seed):
+    from fci_solver.position import Deal
+    from fci_solver.search import solve
+
+    pos = Deal.random("standard", seed).position(2, True, False)
+    one, two = solve(pos, CARDS), solve(pos, CARDS, jobs=2)
+    assert two.min_remaining == one.min_remaining and two.exact
+    assert len(replay_end(pos, two.line)) == two.min_remaining
+
+
+def replay_end(pos, line):
+    from fci_solver.notation import replay
+
+    return replay(pos, line, CARDS)[-1] if line else pos

@@ -214,8 +214,10 @@ class BitboardSolver:
     """Exact minimum-result search with the numba kernels."""
 
     def __init__(self, cards: CardTable, time_limit: float | None = None, memory: int | None = None,
-                 progress=None, stop_at: int = 0, chunk: int = 20000):
+                 progress=None, stop_at: int = 0, chunk: int = 20000, jobs: int = 1):
         self.cards = cards
+        self.jobs = jobs
+        self.cancel: threading.Event | None = None  # set by another thread: stop at the next chunk
         self.time_limit = time_limit
         self.memory = memory or DEFAULT_MEMORY_MIB
         self.progress = progress
@@ -293,7 +295,8 @@ class BitboardSolver:
                 return int(ctl[1]), int(ctl[3]), int(ctl[5]), inc
             if self.progress:
                 self.progress(self.states, int(ctl[5]) if ctl[5] < K.INF else None)
-            if (deadline is not None and time.perf_counter() > deadline) or (max_states is not None and ran >= max_states):
+            if (deadline is not None and time.perf_counter() > deadline) or (max_states is not None and ran >= max_states) \
+                    or (self.cancel is not None and self.cancel.is_set()):
                 return 0, None, int(ctl[5]), inc
 
     def value(self, eng: Engine, key, beta: int, deadline=None, max_states: int | None = None,
@@ -321,6 +324,10 @@ class BitboardSolver:
         self.states = 0
         root = key_of(pos)
         deadline = t0 + self.time_limit if self.time_limit else None
+        if self.jobs > 1:
+            found = self._split_root(eng, root, deadline)
+            if found is not None:
+                return self._result(pos, t0, *found)
         # Null-window passes: first ask "can the lower bound be reached?", then one more stack, ...
         # A pass that fails proves a lower bound; most deals reach their bound, so the first pass
         # searches with the tightest pruning and stops at the first line that gets there.
@@ -365,6 +372,88 @@ class BitboardSolver:
         return SolveResult(pos, value, low, line, positions, exact, self.states, time.perf_counter() - t0, "bitboard",
                            {"table_entries": int(self.table[0].shape[0]), "table_used": self.used,
                             "compile_seconds": round(compile_seconds, 3)})
+
+    def _result(self, pos: Position, t0: float, keys: list, value: int | None, low: int, exact: bool) -> SolveResult:
+        """The result of a parallel solve; ``value`` None: the line's own end (a line cut short)."""
+        line, positions = keys_to_line(pos, keys, self.cards)
+        if value is None:
+            value = len(positions[-1]) if positions else len(pos)
+            exact = value == low  # a line that reaches the proven bound is a proof
+        return SolveResult(pos, value, low, line, positions, exact, self.states, time.perf_counter() - t0, "bitboard",
+                           {"jobs": self.jobs, "compile_seconds": round(compile_seconds, 3)})
+
+    def _split_root(self, eng: Engine, root, deadline):
+        """The null-window passes of :meth:`solve` with the root's turns shared out among ``jobs``
+        threads, each with its own engine and table (the kernels release the GIL).
+
+        A pass asks every turn "can you reach less than beta?"; the first that can ends the pass
+        for all (beta is one above the proven bound, so it reaches the minimum); when none can,
+        the least of their bounds is the root's, and the next pass asks one more.  Returns
+        (keys, value, lower bound, exact), or None when the root has no turn (the serial search
+        handles it)."""
+        kids = eng.children(root)
+        if not kids:
+            return None
+        kids.sort(key=eng.lower_bound)
+        share = max(16, self.memory // self.jobs)
+        workers = [(Engine(eng.board, self.cards), BitboardSolver(self.cards, memory=share)) for _ in range(self.jobs)]
+        proven = eng.lower_bound(root)
+        beta = max(proven, self.stop_at) + 1 if self.stop_at else proven + 1
+        while True:
+            stop, lock = threading.Event(), threading.Lock()
+            todo = iter(range(len(kids)))
+            bounds, found, timed_out = [], [], []
+
+            def work(w: int) -> None:
+                e, s = workers[w]
+                s.cancel = stop
+                while not stop.is_set():
+                    with lock:
+                        i = next(todo, None)
+                    if i is None:
+                        return
+                    lb = e.lower_bound(kids[i])
+                    if lb >= beta:
+                        v = lb
+                    else:
+                        v = s.value(e, kids[i], beta, deadline)
+                    if v is None:
+                        if not stop.is_set():
+                            timed_out.append(i)
+                            stop.set()
+                        return
+                    with lock:
+                        if v < beta:
+                            found.append((v, i, w))
+                            stop.set()
+                        else:
+                            bounds.append(v)
+
+            threads = [threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                while t.is_alive():
+                    t.join(0.1)  # the main thread stays free for Ctrl-C
+                    if self.progress:
+                        self.progress(self.states + sum(s.states for _, s in workers), None)
+            self.states += sum(s.states for _, s in workers)
+            for _, s in workers:
+                s.states = 0
+            if found:
+                v, i, w = min(found)
+                e, s = workers[w]
+                s.cancel = None
+                keys = [kids[i]] + s.principal_keys(e, kids[i], v)
+                if self.stop_at and v <= self.stop_at and v > proven:
+                    return keys, v, proven, False  # a line within the target; the minimum is not asked
+                return keys, v, v, True
+            if timed_out:
+                return self._play_out(eng, root, []), None, proven, False
+            proven = min(bounds)  # every turn is proven to reach no fewer
+            if self.stop_at and proven > self.stop_at:
+                return self._play_out(eng, root, []), None, proven, False  # "can it be won?": no
+            beta = proven + 1
 
     @staticmethod
     def _play_out(eng: Engine, key, keys: list) -> list:
