@@ -136,7 +136,7 @@ def census_report(db, plot_file, as_json):
 
 @click.command("bench", short_help="Benchmark the search on a fixed suite of deals.")
 @click.option("--suite", type=click.Choice(["quick", "full"], case_sensitive=False), default="quick", show_default=True,
-              help="quick: 60 deals; full: 50 deals of each layout with and without sea animals.")
+              help="quick: 30 deals; full: 50 deals of each layout with and without sea animals.")
 @click.option("--compare", "compare_file", type=click.Path(dir_okay=False), help="An earlier --json run to compare with.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (keep it for a later --compare).")
 def bench(suite, compare_file, as_json):
