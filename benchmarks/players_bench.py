@@ -29,6 +29,7 @@ import numpy as np
 from fci_solver.bitboard import kernels as K
 from fci_solver.bitboard.search import BitboardSolver, Engine, key_of
 from fci_solver.cards import standard_cards
+from fci_solver.census.report import wilson
 from fci_solver.grade import TIERS, tier_of
 from fci_solver.position import Deal, parse_sea
 
@@ -51,16 +52,6 @@ def play_game(eng: Engine, cards, root, minimum: int, budget: int, rng: random.R
             elif v <= minimum:
                 keep.append(ch)
         key = rng.choice(keep or open_ or kids)
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def spearman(xs, ys) -> float:
