@@ -96,6 +96,7 @@ def pick_deals(grades: list[dict], per_tier: int, max_seed: int | None = None) -
 
 
 def summary(rows: list[dict], grades: dict) -> str:
+    rows = list({(r["layout"], r["seed"], r["budget"], r["game"]): r for r in rows}.values())  # a game once
     by = defaultdict(lambda: [0, 0])
     per_deal = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     for r in rows:
@@ -146,6 +147,7 @@ def main():
     ap.add_argument("--sea", default="none")
     ap.add_argument("--max-seed", type=int, help="choose only among deals with seeds up to this")
     ap.add_argument("--part", default="0/1", help="K/N: play only every N-th deal from the K-th (run N processes)")
+    ap.add_argument("--reverse", action="store_true", help="play the deals last first (a second process on the same part)")
     ap.add_argument("--out")
     ap.add_argument("--summary", help="summarise an earlier --out file")
     a = ap.parse_args()
@@ -162,6 +164,8 @@ def main():
         return
     k, n = (int(x) for x in a.part.split("/"))
     deals = pick_deals(list(grades.values()), a.per_tier, a.max_seed)[k::n]
+    if a.reverse:
+        deals.reverse()
     done = set()
     if a.out and os.path.exists(a.out):
         with open(a.out) as f:

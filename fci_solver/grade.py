@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 
 from .cards import CardTable
 from .difficulty import Profile, profile
@@ -118,8 +118,7 @@ class Grade:
     profile: Profile | None = None
 
     def to_dict(self) -> dict:
-        d = asdict(self)
-        d.pop("profile")
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "profile"}  # plain values
         d["details"] = {k: v for k, v in self.details.items() if k != "estimate"}  # the climb's guess, not a fact
         d["sea"] = list(self.sea)
         d["keeping_bounds"] = list(self.keeping_bounds)
