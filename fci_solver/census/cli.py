@@ -104,7 +104,7 @@ def census_report(db, plot_file, as_json):
     \b
     Examples:
       fci census run --layout six --sea none --deals 1-100 --db six.sqlite -q && fci census report --db six.sqlite
-      fci census report --db six.sqlite --plot six.svg --json
+      fci census run -l six --deals 1-50 --db six.sqlite -q && fci census report --db six.sqlite --plot six.svg --json
     """
     from .report import plot_svg, summarise, text
 
@@ -146,8 +146,7 @@ def bench(suite, compare_file, as_json):
 
     \b
     Examples:
-      fci bench --json > before.json
-      fci bench --compare before.json
+      fci bench --json > before.json && fci bench --compare before.json
     """
     from .bench import compare, run_suite
 
