@@ -65,7 +65,8 @@ def summarise(rows: list[Row], slowest: int = 5) -> list[dict]:
             "states": sum(r.states for r in rs),
             "slowest": [{"seed": r.seed, "seconds": r.seconds, "states": r.states}
                         for r in sorted(rs, key=lambda r: -r.seconds)[:slowest]],
-            "above_1": [r.seed for r in rs if r.minimum > 1],
+            "above_1": [r.seed for r in rs if r.exact and r.minimum > 1],
+            "unresolved_seeds": [r.seed for r in rs if not r.exact],
         })
     return out
 
@@ -82,6 +83,8 @@ def text(summary: list[dict]) -> list[str]:
         sec = g["seconds"]
         lines.append(f"  seconds: median {sec['median']}, mean {sec['mean']}, p95 {sec['p95']}, max {sec['max']}; "
                      f"slowest seeds: " + ", ".join(f"{x['seed']} ({x['seconds']} s)" for x in g["slowest"]))
+        if g["unresolved_seeds"]:
+            lines.append(f"  unresolved (time limit): seeds {', '.join(map(str, g['unresolved_seeds'][:30]))}")
         above = g["above_1"]
         lines.append(f"  seeds that cannot reach 1: {', '.join(map(str, above[:30])) or 'none'}"
                      + (f" (and {len(above) - 30} more)" if len(above) > 30 else "")
