@@ -199,8 +199,8 @@ def load_search_kernels(notice=None) -> float:
         cards = standard_cards()
         pos = parse_position_text("sea: shark whale\npending: none\nmargin: 1\n5 3 . 2\n. 1 4 0")
         solver = BitboardSolver(cards)
-        solver.solve(pos)
-        solver.principal_keys(Engine(pos.board, cards), key_of(pos), solver.solve(pos).min_remaining)
+        minimum = solver.solve(pos).min_remaining
+        solver.principal_keys(Engine(pos.board, cards), key_of(pos), minimum)
         K.tt_rehash(*solver._new_table(4), *solver._new_table(16))
     finally:
         if timer:
@@ -332,11 +332,7 @@ class BitboardSolver:
         # A pass that fails proves a lower bound; most deals reach their bound, so the first pass
         # searches with the tightest pruning and stops at the first line that gets there.
         proven = eng.lower_bound(root)  # no line ends with fewer stacks
-        beta = proven + 1
-        if self.stop_at:
-            # "can it end with stop_at or fewer?" is one question: ask it at once, not after
-            # proving each smaller result impossible (tower seed 21, target 2: 5.7M states before)
-            beta = max(beta, self.stop_at + 1)
+        beta = self._first_beta(proven)
         best_inc, best_path = K.INF, None
         while True:
             status, value, incumbent, inc = self._run(eng, root, beta, deadline)
@@ -365,22 +361,25 @@ class BitboardSolver:
             keys = self._play_out(eng, keys[-1] if keys else root, keys)
             exact = False
             low = proven
-        line, positions = keys_to_line(pos, keys, self.cards)
-        if not exact:
-            value = len(positions[-1]) if positions else len(pos)
-            exact = value == low  # a line that reaches the proven bound is a proof
-        return SolveResult(pos, value, low, line, positions, exact, self.states, time.perf_counter() - t0, "bitboard",
-                           {"table_entries": int(self.table[0].shape[0]), "table_used": self.used,
-                            "compile_seconds": round(compile_seconds, 3)})
+        return self._result(pos, t0, keys, value if exact else None, low, exact,
+                            {"table_entries": int(self.table[0].shape[0]), "table_used": self.used})
 
-    def _result(self, pos: Position, t0: float, keys: list, value: int | None, low: int, exact: bool) -> SolveResult:
-        """The result of a parallel solve; ``value`` None: the line's own end (a line cut short)."""
+    def _first_beta(self, proven: int) -> int:
+        """The first pass's window: one above the proven bound, or with ``stop_at`` one above it,
+        since "can it end with stop_at or fewer?" is one question, asked at once rather than after
+        proving each smaller result impossible (tower seed 21, target 2: 5.7M states before)."""
+        return max(proven, self.stop_at) + 1 if self.stop_at else proven + 1
+
+    def _result(self, pos: Position, t0: float, keys: list, value: int | None, low: int, exact: bool,
+                extra: dict | None = None) -> SolveResult:
+        """The result of a solve from its line's keys; ``value`` None: the line's own end (a line
+        cut short, exact only if it reaches the proven bound ``low``)."""
         line, positions = keys_to_line(pos, keys, self.cards)
         if value is None:
             value = len(positions[-1]) if positions else len(pos)
             exact = value == low  # a line that reaches the proven bound is a proof
         return SolveResult(pos, value, low, line, positions, exact, self.states, time.perf_counter() - t0, "bitboard",
-                           {"jobs": self.jobs, "compile_seconds": round(compile_seconds, 3)})
+                           {**(extra or {"jobs": self.jobs}), "compile_seconds": round(compile_seconds, 3)})
 
     def _split_root(self, eng: Engine, root, deadline):
         """The null-window passes of :meth:`solve` with the root's turns shared out among ``jobs``
@@ -398,7 +397,7 @@ class BitboardSolver:
         share = max(16, self.memory // self.jobs)
         workers = [(Engine(eng.board, self.cards), BitboardSolver(self.cards, memory=share)) for _ in range(self.jobs)]
         proven = eng.lower_bound(root)
-        beta = max(proven, self.stop_at) + 1 if self.stop_at else proven + 1
+        beta = self._first_beta(proven)
         while True:
             stop, lock = threading.Event(), threading.Lock()
             todo = iter(range(len(kids)))
