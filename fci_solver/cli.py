@@ -242,9 +242,11 @@ def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notatio
         facts = [setup.header(), f"Best result: {result.min_remaining} ({rank_name(result.min_remaining)})"
                  + ("" if result.exact else ", not proven the minimum")]
         write_page(html_file, setup.start, result.line, result.positions, setup.cards, "Food Chain Island: a solution", facts)
+    # --can-win is answered by a line within the target or a bound above it, exact or not
+    answered = result.exact or (can_win and (result.min_remaining <= target or result.lower_bound > target))
     if as_json:
         emit_json(notation.solution_document(result, setup.deal, target, setup.rules_name))
-        return _status(result.exact or (can_win and (result.min_remaining <= target or result.lower_bound > target)))
+        return _status(answered)
     click.echo(setup.header())
     click.echo(setup.start.grid())
     click.echo()
@@ -260,7 +262,7 @@ def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notatio
         click.echo(f"NOT EXACT (time limit): best found {n} ({rank_name(n)}), proven lower bound {result.lower_bound}")
     click.echo(f"Searched {result.states:,} states in {result.seconds:.2f} s with the {result.engine} engine.")
     print_line(setup.start, result.line, result.positions, notation_kind)
-    return _status(result.exact or (can_win and (result.min_remaining <= target or result.lower_bound > target)))
+    return _status(answered)
 
 
 EXIT_INEXACT = 3  # the answer is real but not proven: a time or state limit was hit
