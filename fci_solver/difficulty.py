@@ -22,11 +22,17 @@ from dataclasses import dataclass
 
 from . import interrupt
 from .cards import CardTable
+from .notation import line_to_human
 from .position import Position
 from .bitboard.search import DEFAULT_MEMORY_MIB, BitboardSolver, Engine, key_of, keys_to_line
 
 NARROW = 20  # a decision is narrow when fewer than 1 in NARROW of its options keep the minimum
 ROUNDS = (2_000, 10_000, 50_000, 250_000, 2_000_000, None)  # growing state budgets per next position
+
+
+def bits_interval(options: int, lo: int, hi: int) -> tuple[float, float]:
+    """Proven bounds on a decision's bits when ``lo <= keeping <= hi``."""
+    return math.log2(options / hi), math.log2(options / lo)
 
 
 @dataclass(frozen=True)
@@ -46,8 +52,7 @@ class Decision:
 
     @property
     def bits_bounds(self) -> tuple[float, float]:
-        lo, hi = self.keeping_bounds
-        return math.log2(self.options / hi), math.log2(self.options / lo)
+        return bits_interval(self.options, *self.keeping_bounds)
 
     @property
     def bits(self) -> float | None:
@@ -114,9 +119,8 @@ class _Tally:
 
 
 def _bits_bounds(tallies: list[_Tally]) -> tuple[float, float]:
-    lo = sum(math.log2(t.options / t.bounds[1]) for t in tallies)
-    hi = sum(math.log2(t.options / t.bounds[0]) for t in tallies)
-    return lo, hi
+    each = [bits_interval(t.options, *t.bounds) for t in tallies]
+    return sum(lo for lo, _ in each), sum(hi for _, hi in each)
 
 
 def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSolver | None = None,
@@ -211,16 +215,10 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
         run(items, eng, solver, state_limit)
         states = solver.states - start_states
 
-    human = _human_turns(pos, turns, after)
+    human = line_to_human(pos, turns, after)
     decisions = tuple(Decision(i + 1, t.options, t.bounds, human[i], pos if i == 0 else after[i - 1])
                       for i, t in enumerate(tallies))
     return Profile(minimum, decisions, states, time.perf_counter() - t0)
-
-
-def _human_turns(pos: Position, turns, after) -> list[str]:
-    from .notation import line_to_human
-
-    return line_to_human(pos, turns, after)
 
 
 def profile_table(p: Profile, all_rows: bool = True) -> list[str]:
