@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+import time
 
 from ..errors import FciError
 
@@ -189,12 +190,14 @@ def _centre_key(centre) -> tuple[int, ...]:
     return _counts(centre)
 
 
-MAX_ESTIMATE = 2_000_000  # states, at most, that analyse() takes on without being told to insist
+SECURITY_WORK = 30_000_000  # states times profiles, at most, for the security values (pure Python: seconds)
+MAX_ORBITS = 20_000_000  # orbit states, at most, that analyse() sweeps without --force (4 players: 15.5M)
+SCORE_CAP = 1_000_000  # entries of a score distribution, at most, for the win chances
 
 
 def size_estimate(players: int, hand: tuple[str, ...]) -> int:
-    """An upper bound on the states :func:`analyse` may visit: every tuple of equal-sized hands
-    left (one per seat) times every centre the cards played could leave (Fleas go to the box)."""
+    """An upper bound on the labeled states the security values visit: every tuple of
+    equal-sized hands left (one per seat) times every centre the cards played could leave."""
     from itertools import product
 
     c = _counts(hand)
@@ -208,51 +211,87 @@ def size_estimate(players: int, hand: tuple[str, ...]) -> int:
     return hands * centres
 
 
-def analyse(players: int, hand: tuple[str, ...], alpha: int = 0, force: bool = False) -> dict:
-    """Exact expected stars for uniformly random play, security values, first-pass payoffs and pure equilibria."""
+def check_hand(players: int, hand: tuple[str, ...]) -> None:
     if not 3 <= players <= 6:
         raise FciError(f"All You Can Eat has 3 to 6 players, got {players}")
     if not hand:
         raise FciError("the hand is empty")
     if Counter(hand) - Counter(FULL_HAND):
         raise FciError(f"a hand is part of {','.join(FULL_HAND)}")
-    size = size_estimate(players, hand)
-    if size > MAX_ESTIMATE and not force:
-        raise FciError(f"{players} players with {len(hand)} cards each may visit up to {size:,} states (hands left "
-                       f"times centres), more than the {MAX_ESTIMATE:,} this exact analysis takes on in minutes: "
-                       f"use a smaller hand, or --force to run it anyway")
-    start = tuple(_counts(hand) for _ in range(players))
+
+
+def analyse(players: int, hand: tuple[str, ...], alpha: int = 0, force: bool = False, lead: bool = False,
+            win: bool = True, progress=None) -> dict:
+    """Exact figures for a round (and a game) in which every seat plays its hand in a uniformly
+    random order: expected stars per seat (:mod:`.aye_exact`), the whole game's (one round per
+    seat as Alpha), win chances where the score distribution fits, the Alpha's best lead
+    (``lead``), first-pass payoffs, pure equilibria, and security values where they fit."""
+    from . import aye_exact as X
+
+    check_hand(players, hand)
+    if not 0 <= alpha < players:
+        raise FciError(f"the Alpha's seat must be 0..{players - 1}")
+    counts = _counts(hand)
+    if not X.fits_int64(players, counts):
+        raise FciError(f"{players} players with {len(hand)} cards each: the exact weights outgrow 64-bit integers "
+                       f"(the round has {X.orders_of(counts)}^{players} orders) and the round would visit about "
+                       f"{X.orbit_estimate(players, counts):,} states: use a smaller hand or fewer players")
+    est = X.orbit_estimate(players, counts)
+    if est > MAX_ORBITS and not force:
+        raise FciError(f"{players} players with {len(hand)} cards each would visit about {est:,} states, more than the "
+                       f"{MAX_ORBITS:,} this analysis takes on without --force (4 players with the full hand: "
+                       f"15,496,033 in about 4 minutes)")
+    t0 = time.perf_counter()
+    expected, layers = X.expected_stars(players, counts, alpha, progress)
+    # The game: each seat is the Alpha once, and a seat's stars in a pass depend only on its
+    # place after the Alpha (RULES.md; tests/test_aye_exact.py checks it on every pass), so the
+    # game looks the same from every seat: the round's total expected stars each, and an equal
+    # share of the wins.
+    game = (sum(expected, Fraction(0)),) * players
+    out = {"expected": expected, "states": layers.states, "layers": list(layers.per_layer),
+           "game_expected": game, "seconds": 0.0}
+
+    wins = {"round": None, "game": (Fraction(1, players),) * players, "note": None}
+    if win:
+        try:
+            dist, ways = X.score_distribution(players, counts, alpha, SCORE_CAP)
+            wins["round"] = X.win_chances(dist, ways, players)
+        except X.TooLarge as e:
+            wins["note"] = (f"the round's chances not computed: the exact distribution of (hands, centre, stars per "
+                            f"seat) holds {e.entries:,} entries after pass {e.layer}, more than the {SCORE_CAP:,} kept "
+                            f"in memory")
+    out["win"] = wins
+    if lead:
+        out["lead"] = X.best_lead(players, counts, alpha, progress)
+        out["lead_average"] = expected[alpha]
+
+    start = tuple(counts for _ in range(players))
+    kinds_in_hand = [k for k in range(5) if counts[k]]
+    table = {}
+    for profile in itertools.product(kinds_in_hand, repeat=players):
+        r = resolve_pass(tuple(KINDS[k] for k in profile), alpha, ())
+        table[tuple(KINDS[k] for k in profile)] = tuple(r.secured[s] for s in range(players))
+    nash = [prof for prof, pay in table.items()
+            if all(pay[s] >= table[prof[:s] + (KINDS[k],) + prof[s + 1:]][s] for s in range(players) for k in kinds_in_hand)]
+    out["first_pass"], out["pure_nash"] = table, nash
+    work = size_estimate(players, hand) * len(kinds_in_hand) ** players
+    out["security"] = _security(players, start, alpha) if work <= SECURITY_WORK else None
+    out["seconds"] = time.perf_counter() - t0
+    return out
+
+
+def _security(players: int, start, alpha: int) -> list[int]:
+    """The stars each seat can guarantee whatever the others play, choosing its card first each
+    pass, knowing what has been played (a max-min over the pass-by-pass tree, memoised)."""
 
     @lru_cache(maxsize=None)
     def outcome(profile, centre_counts):
-        """Stars per seat and the centre after a pass (the pass depends only on the plays and the centre)."""
         centre = tuple(k for k, c in zip(KINDS, centre_counts) for _ in range(c))
         r = resolve_pass(tuple(KINDS[k] for k in profile), alpha, centre)
         return tuple(r.secured[s] for s in range(players)), _centre_key(r.centre)
 
-    def play(hands, centre_counts, profile):
-        stars, centre = outcome(profile, centre_counts)
-        new_hands = tuple(tuple(c - (1 if j == profile[s] else 0) for j, c in enumerate(h)) for s, h in enumerate(hands))
-        return stars, new_hands, centre
-
-    @lru_cache(maxsize=None)
-    def expected(hands, centre):
-        if sum(hands[0]) == 0:
-            return (Fraction(0),) * players
-        acc = [Fraction(0)] * players
-        for combo in itertools.product(*(_hand_moves(h) for h in hands)):
-            p = Fraction(1)
-            for _, w in combo:
-                p *= w
-            stars, nh, nc = play(hands, centre, tuple(k for k, _ in combo))
-            rest = expected(nh, nc)
-            for s in range(players):
-                acc[s] += p * (stars[s] + rest[s])
-        return tuple(acc)
-
     @lru_cache(maxsize=None)
     def security(seat, hands, centre):
-        """Stars the seat can guarantee whatever the others play (it commits first each pass)."""
         if sum(hands[0]) == 0:
             return 0
         best = None
@@ -260,20 +299,11 @@ def analyse(players: int, hand: tuple[str, ...], alpha: int = 0, force: bool = F
             others = [[k for k, _ in _hand_moves(h)] if s != seat else [mine] for s, h in enumerate(hands)]
             worst = None
             for profile in itertools.product(*others):
-                stars, nh, nc = play(hands, centre, profile)
+                stars, nc = outcome(profile, centre)
+                nh = tuple(tuple(c - (1 if j == profile[s] else 0) for j, c in enumerate(h)) for s, h in enumerate(hands))
                 v = stars[seat] + security(seat, nh, nc)
                 worst = v if worst is None else min(worst, v)
             best = worst if best is None else max(best, worst)
         return best
 
-    exp = expected(start, (0,) * 5)
-    sec = [security(s, start, (0,) * 5) for s in range(players)]
-    kinds_in_hand = [k for k in range(5) if start[0][k]]
-    table = {}
-    for profile in itertools.product(kinds_in_hand, repeat=players):
-        stars, _, _ = play(start, (0,) * 5, profile)
-        table[tuple(KINDS[k] for k in profile)] = stars
-    nash = [prof for prof, pay in table.items()
-            if all(pay[s] >= table[prof[:s] + (KINDS[k],) + prof[s + 1:]][s] for s in range(players) for k in kinds_in_hand)]
-    return {"expected": exp, "security": sec, "first_pass": table, "pure_nash": nash,
-            "states": expected.cache_info().currsize}
+    return [security(s, start, (0,) * 5) for s in range(players)]

@@ -93,40 +93,93 @@ def aye_round(seats, alpha, as_json):
     click.echo("Round totals: " + ", ".join(f"seat {s}: {v}" for s, v in enumerate(res["totals"])))
 
 
-@aye.command("analyse", short_help="Exact expected stars under random play.")
+@aye.command("analyse", short_help="Exact expected stars and win chances under random play.")
 @click.option("--players", type=click.IntRange(3, 6), default=3, show_default=True, help="Players at the table (3 to 6).")
-@click.option("--hand", default="W,B,C", show_default=True, help="The same (reduced) hand for every seat; the full hand is W,W,W,B,B,C,C,D,F.")
+@click.option("--hand", default=",".join(A.FULL_HAND), show_default=True,
+              help="The same hand for every seat: the full hand, or part of it for a smaller game.")
 @click.option("--alpha", type=int, default=0, show_default=True, help="The Alpha's seat (0-based).")
-@click.option("--force", is_flag=True, help="Run even when the analysis may be too large to finish in minutes.")
+@click.option("--lead", is_flag=True, help="Also the Alpha's best first card: its expected stars for each lead.")
+@click.option("--win/--no-win", default=True, show_default=True,
+              help="Win chances of the round and of the game, where the exact score distribution fits in memory.")
+@click.option("--force", is_flag=True, help="Run even when the analysis is estimated too large to finish in minutes.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def aye_analyse(players, hand, alpha, force, as_json):
-    """Exact expected stars under random play, security values, first-pass payoffs and pure Nash equilibria.
+def aye_analyse(players, hand, alpha, lead, win, force, quiet, as_json):
+    """Exact figures for All You Can Eat when every seat plays its hand in a uniformly random
+    order: expected stars per seat for the round and for the whole game (one round per seat as
+    the Alpha), each seat's chance to win (ties shared) where the score distribution fits in
+    memory, first-pass payoffs and pure equilibria, and, with --lead, which card the Alpha
+    should lead.  Every figure is an exact fraction.
 
-    Exact, in pure Python: small hands take seconds; a hand too large to finish in minutes is
-    refused with its estimated size (--force runs it anyway).
+    The full 9-card hand takes seconds for 3 players and about 4 minutes for 4; 5 and 6 players
+    are refused with the estimated size (use a smaller hand).
 
     \b
     Examples:
-      fci aye analyse --players 3 --hand W,B,C
+      fci aye analyse --players 3 --lead
       fci aye analyse --players 4 --hand W,W,B,C --json
     """
-    t0 = time.perf_counter()
-    res = A.analyse(players, A.parse_kinds(hand, "--hand"), alpha, force)
-    secs = time.perf_counter() - t0
+    from ..progress import Progress
+
+    prog = Progress("aye analyse", enabled=not (quiet or as_json))
+    seen = [0]
+
+    def step(layer, n):
+        seen[0] += n
+        prog(seen[0], None, f"states (pass {layer})")
+
+    res = A.analyse(players, A.parse_kinds(hand, "--hand"), alpha, force, lead=lead, win=win, progress=step)
+    prog.close()
+    w = res["win"]
     if as_json:
-        out_json({
+        out = {
             "players": players, "hand": hand, "alpha": alpha,
             "expected_stars": [jfrac(x) for x in res["expected"]],
+            "game_expected_stars": [jfrac(x) for x in res["game_expected"]],
+            "win_chance": None if w["round"] is None else [jfrac(x) for x in w["round"]],
+            "game_win_chance": None if w["game"] is None else [jfrac(x) for x in w["game"]],
+            "win_note": w["note"],
             "security": res["security"],
             "first_pass": [{"play": list(k), "stars": list(v)} for k, v in res["first_pass"].items()],
             "pure_nash": [list(p) for p in res["pure_nash"]],
-            "states": res["states"], "seconds": round(secs, 3),
-        })
+            "states": res["states"], "states_per_pass": res["layers"], "seconds": round(res["seconds"], 3),
+        }
+        if lead:
+            out["lead"] = _lead_rows(res)
+        out_json(out)
         return
-    click.echo(f"{players} players, hand {hand}, Alpha seat {alpha} ({res['states']:,} states, {secs:.2f} s)")
+    click.echo(f"{players} players, hand {hand}, Alpha seat {alpha} "
+               f"({res['states']:,} states, {res['seconds']:.2f} s)")
+    click.echo("Every seat plays its hand in a uniformly random order (exact fractions with --json).")
+    sec = res["security"]
+    click.echo("seat  round stars  wins round  game stars  wins game" + ("  guaranteed" if sec else ""))
+
+    def dec(x):
+        return "-" if x is None else f"{float(x):.4f}"
+
     for s in range(players):
-        click.echo(f"  seat {s}: expected {frac(res['expected'][s])} stars (uniformly random orders); guaranteed {res['security'][s]}")
+        click.echo(f"{s:>4}  {dec(res['expected'][s]):>11}  {dec(w['round'] and w['round'][s]):>10}  "
+                   f"{dec(res['game_expected'][s]):>10}  {dec(w['game'] and w['game'][s]):>9}"
+                   + (f"  {sec[s]:>10}" if sec else ""))
+    click.echo("Round stars, exact: " + ", ".join(str(x) for x in res["expected"]))
+    if w["note"]:
+        click.echo(f"Win chances: {w['note']}.")
+    if sec is None:
+        click.echo("Guaranteed stars (a seat choosing first each pass): not computed for a hand this large.")
+    if lead:
+        click.echo(f"The Alpha's lead (then its other cards at random, every other seat at random):")
+        for row in _lead_rows(res):
+            click.echo(f"  {row['card']:<5} {row['expected']['fraction']} ({row['expected']['decimal']:.4f}) stars, {row['beats_average']['decimal']:+.4f} "
+                       f"against leading at random{'  <- best' if row['best'] else ''}")
     click.echo("First pass, pure Nash equilibria: " + ("; ".join(",".join(p) for p in res["pure_nash"]) or "none"))
+
+
+def _lead_rows(res) -> list[dict]:
+    lead = res["lead"]["expected"]
+    avg = res["lead_average"]
+    best = max(lead.values())
+    return [{"card": A.NAMES[k], "expected": jfrac(v), "beats_average": jfrac(v - avg), "best": v == best}
+            for k, v in sorted(lead.items(), key=lambda kv: -kv[1])]
 
 
 # -- Survival of the Fattest ----------------------------------------------------------------
