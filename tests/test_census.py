@@ -86,6 +86,24 @@ def test_running_again_skips_what_is_stored(tmp_path, capsys):
         assert e.value.code == 0 and expect in capsys.readouterr().out
 
 
+def test_retrying_unresolved_deals_replaces_their_rows_with_exact_ones(tmp_path, capsys):
+    db = str(tmp_path / "retry.sqlite")
+    args = ["census", "run", "-l", "six", "--sea", "none", "--deals", "1-10", "--db", db]
+    with pytest.raises(SystemExit):
+        main(args)
+    exact = rows(db)
+    # deal 4 as a time limit would have left it: no minimum proven, only a bound
+    with sqlite3.connect(db) as c:
+        c.execute("UPDATE deals SET exact = 0, minimum = 6 WHERE seed = 4")
+    with pytest.raises(SystemExit):
+        main(args)  # without --retry-unresolved the stored row stands
+    assert "0 deals solved now, 10 were already stored" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(args + ["--retry-unresolved"])
+    assert "1 deal solved now (1 of them retried)" in capsys.readouterr().out
+    assert rows(db) == exact
+
+
 @pytest.mark.parametrize("make, message", [
     (lambda p: p.write_text("not a database at all" * 100), "cannot use"),
     (lambda p: sqlite3.connect(p).execute("CREATE TABLE other (x)").connection.commit(), "is not a census database"),

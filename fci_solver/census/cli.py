@@ -11,6 +11,7 @@ from ..cards import resolve_cards
 from ..errors import FciError
 from ..layouts import load_layout
 from ..progress import Progress
+from ..text import plural
 from .store import DEFAULT_DB, Store, digest
 
 
@@ -48,9 +49,12 @@ def census():
 @click.option("--backend", type=click.Choice(["local", "dask"], case_sensitive=False), default="local", show_default=True,
               help="Where the deals are solved.")
 @click.option("--scheduler", default="local", show_default=True, help="With --backend dask: the scheduler's address, or local for a LocalCluster here.")
+@click.option("--retry-unresolved", "retry", is_flag=True,
+              help="Solve again the deals stored unresolved (a time limit cut them short); their rows are replaced.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
-def census_run(layout, sea, deals, margin, cards_file, plain, jobs, db, time_limit, backend, scheduler, quiet, as_json):
+def census_run(layout, sea, deals, margin, cards_file, plain, jobs, db, time_limit, backend, scheduler, retry, quiet,
+               as_json):
     """Solve deal seeds exactly and store one row per deal.  Running the same command again
     skips the deals already stored; Ctrl-C stops at once with everything finished saved.
 
@@ -58,6 +62,7 @@ def census_run(layout, sea, deals, margin, cards_file, plain, jobs, db, time_lim
     Examples:
       fci census run --layout six --sea none --deals 1-200 --db six.sqlite
       fci census run --layout standard --sea both --deals 1-100 --jobs 2 --db std.sqlite
+      fci census run --layout six --sea none --deals 1-200 --db six.sqlite --retry-unresolved
     """
     from .work import Job, run_dask, run_local
 
@@ -69,12 +74,14 @@ def census_run(layout, sea, deals, margin, cards_file, plain, jobs, db, time_lim
     try:
         store.bind("layout", L.name, str(L))
         store.bind("rules", rules, repr(cards))
-        todo = [s for s in seeds if s not in store.done(L.name, sea, margin, rules)]
+        stored = store.done(L.name, sea, margin, rules)
+        again = store.unresolved(L.name, sea, margin, rules) if retry else set()
+        todo = [s for s in seeds if s not in stored or s in again]
         progress = Progress("census", enabled=not (quiet or as_json))
         done = [0]
 
         def on_row(row):
-            store.add(row)
+            store.add(row, replace=row.seed in again)
             done[0] += 1
             progress(done[0], None, f"of {len(todo):,} deals solved")
 
@@ -87,9 +94,13 @@ def census_run(layout, sea, deals, margin, cards_file, plain, jobs, db, time_lim
     finally:
         store.close()
     if as_json:
-        click.echo(json.dumps({"db": db, "asked": len(seeds), "already_stored": len(seeds) - len(todo), "solved": done[0]}))
+        click.echo(json.dumps({"db": db, "asked": len(seeds), "already_stored": len(seeds) - len(todo),
+                                "retried": len(again & set(seeds)), "solved": done[0]}))
     else:
-        click.echo(f"{db}: {done[0]:,} deals solved now, {len(seeds) - len(todo):,} were already stored.")
+        retried = f" ({len(again & set(seeds)):,} of them retried)" if retry else ""
+        stored = len(seeds) - len(todo)
+        click.echo(f"{db}: {plural(done[0], 'deal')} solved now{retried}, {stored:,} "
+                   f"{'was' if stored == 1 else 'were'} already stored.")
 
 
 @census.command("report", short_help="Shares of each result, with 95% intervals.")

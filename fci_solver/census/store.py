@@ -93,11 +93,18 @@ class Store:
         q = "SELECT seed FROM deals WHERE layout = ? AND sea = ? AND margin = ? AND rules = ?"
         return {r[0] for r in self.db.execute(q, (layout, sea, margin, rules))}
 
-    def add(self, row: Row) -> None:
+    def unresolved(self, layout: str, sea: str, margin: int, rules: str) -> set[int]:
+        """The seeds stored with a time limit's answer, not an exact one."""
+        q = "SELECT seed FROM deals WHERE layout = ? AND sea = ? AND margin = ? AND rules = ? AND exact = 0"
+        return {r[0] for r in self.db.execute(q, (layout, sea, margin, rules))}
+
+    def add(self, row: Row, replace: bool = False) -> None:
+        """Store a deal's row; ``replace`` overwrites the row stored for its key (a retried deal)."""
         d = asdict(row)
         d["exact"] = int(row.exact)
+        verb = "REPLACE" if replace else "IGNORE"
         try:
-            self.db.execute(f"INSERT OR IGNORE INTO deals VALUES ({', '.join('?' * len(COLUMNS))})",
+            self.db.execute(f"INSERT OR {verb} INTO deals VALUES ({', '.join('?' * len(COLUMNS))})",
                             [d[c] for c in COLUMNS])
         except sqlite3.OperationalError as e:
             raise FciError(f"cannot write to {self.path!r}: {e}") from None
