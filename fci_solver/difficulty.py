@@ -24,7 +24,7 @@ from . import interrupt
 from .cards import CardTable
 from .notation import line_to_human
 from .position import Position
-from .bitboard.search import DEFAULT_MEMORY_MIB, BitboardSolver, Engine, key_of, keys_to_line
+from .bitboard.search import BitboardSolver, Engine, key_of, keys_to_line
 
 NARROW = 20  # a decision is narrow when fewer than 1 in NARROW of its options keep the minimum
 ROUNDS = (2_000, 10_000, 50_000, 250_000, 2_000_000, None)  # growing state budgets per next position
@@ -133,7 +133,7 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
     position cannot starve the rest.  ``state_limit`` (search states) and ``deadline``
     (``time.perf_counter()`` value) stop it early, leaving bounds; so does ``stop(lo, hi)``, called
     with the proven bounds on the bits after each settled position (the generator stops once they
-    fix a tier).  ``jobs`` threads share the work, each with its own table; the counts do not
+    fix a tier).  ``jobs`` threads share the work and the solver's table; the counts do not
     depend on it.
     """
     t0 = time.perf_counter()
@@ -204,13 +204,17 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
         return todo
 
     if jobs > 1 and len(items) > 1:
+        # the threads share one table: what one proves, the other finds (seeded deal 1: 24.3M
+        # states on two threads with a table each, about as many as one thread alone with one)
         limit = None if state_limit is None else state_limit // jobs
-        helpers = [(Engine(pos.board, cards), BitboardSolver(cards, memory=(memory or DEFAULT_MEMORY_MIB) // jobs))
-                   for _ in range(jobs)]
-        with ThreadPoolExecutor(jobs) as pool:
-            list(pool.map(lambda j: run(items[j::jobs], *helpers[j], limit), range(jobs)))
-        states = sum(h[1].states for h in helpers)
-        solver.states += states
+        helpers = solver.helpers(jobs)
+        engines = [Engine(pos.board, cards) for _ in range(jobs)]
+        try:
+            with ThreadPoolExecutor(jobs) as pool:
+                list(pool.map(lambda j: run(items[j::jobs], engines[j], helpers[j], limit), range(jobs)))
+        finally:
+            solver.unshare(helpers)
+        states = solver.states - start_states
     else:
         run(items, eng, solver, state_limit)
         states = solver.states - start_states

@@ -26,6 +26,10 @@ from . import kernels as K
 
 MAX_CELLS = 127
 INITIAL_ENTRIES = 1 << 18
+# A shared table cannot grow while threads use it, so it starts large, but not at the whole
+# budget: its first touches fault in a page each, and 2^26 entries cost 3 s on a solve of
+# 68,000 states (2^24: 0.13 s).
+SHARED_ENTRIES = 1 << 24
 CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
 DEFAULT_MEMORY_MIB = 2048
 ENTRY_BYTES = 8 + 8 + 1 + 2 + 1
@@ -224,6 +228,7 @@ class BitboardSolver:
         self.stop_at = stop_at
         self.chunk = chunk
         self.table = None
+        self.shared = False  # the table is shared with other threads' solvers: it must not be replaced
         self.states = 0  # expanded states, since construction (solve() counts per solve)
         # Move ordering among children with the same bound.  Generation order (eats by low
         # predators first) finds a line from a deal fastest; from a position after an arbitrary
@@ -249,11 +254,36 @@ class BitboardSolver:
 
     def _maybe_grow(self):
         size = self.table[0].shape[0]
-        if self.used * 2 < size or size >= self.max_entries:
+        if self.shared or self.used * 2 < size or size >= self.max_entries:
             return
         new = self._new_table(min(self.max_entries, size * 4))
         self.used = int(K.tt_rehash(*self.table, *new))
         self.table = new
+
+    def helpers(self, n: int) -> list["BitboardSolver"]:
+        """``n`` solvers that search on other threads with this solver's table, grown first (a
+        shared table is never replaced).  Call :meth:`unshare` after."""
+        size = min(self.max_entries, SHARED_ENTRIES)
+        if self.table is None:
+            self.table = self._new_table(size)
+            self.used = 0
+        elif self.table[0].shape[0] < size:
+            new = self._new_table(size)
+            self.used = int(K.tt_rehash(*self.table, *new))
+            self.table = new
+        self.shared = True
+        out = []
+        for _ in range(n):
+            h = BitboardSolver(self.cards, self.time_limit, self.memory, None, self.stop_at, self.chunk)
+            h.table, h.shared, h.used, h.near_first = self.table, True, 0, self.near_first
+            out.append(h)
+        return out
+
+    def unshare(self, helpers: list["BitboardSolver"]) -> None:
+        """The helpers are done: their states and table entries count as this solver's."""
+        self.shared = False
+        self.states += sum(h.states for h in helpers)
+        self.used += sum(h.used for h in helpers)
 
     def _run(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None,
              near_first: bool | None = None):
@@ -383,7 +413,8 @@ class BitboardSolver:
 
     def _split_root(self, eng: Engine, root, deadline):
         """The null-window passes of :meth:`solve` with the root's turns shared out among ``jobs``
-        threads, each with its own engine and table (the kernels release the GIL).
+        threads, each with its own engine, all sharing this solver's table (the kernels release the
+        GIL): what one thread proves in a subtree, the others find when they transpose into it.
 
         A pass asks every turn "can you reach less than beta?"; the first that can ends the pass
         for all (beta is one above the proven bound, so it reaches the minimum); when none can,
@@ -394,8 +425,13 @@ class BitboardSolver:
         if not kids:
             return None
         kids.sort(key=eng.lower_bound)
-        share = max(16, self.memory // self.jobs)
-        workers = [(Engine(eng.board, self.cards), BitboardSolver(self.cards, memory=share)) for _ in range(self.jobs)]
+        workers = list(zip([Engine(eng.board, self.cards) for _ in range(self.jobs)], self.helpers(self.jobs)))
+        try:
+            return self._split_passes(eng, root, kids, workers, deadline)
+        finally:
+            self.shared = False
+
+    def _split_passes(self, eng: Engine, root, kids: list, workers: list, deadline):
         proven = eng.lower_bound(root)
         beta = self._first_beta(proven)
         while True:

@@ -1,4 +1,10 @@
-"""The transposition table: open addressing over numpy arrays, a few probes per lookup."""
+"""The transposition table: open addressing over numpy arrays, a few probes per lookup.
+
+Threads may share one table (a parallel solve, a grade's next positions): an entry is five
+stores, so a reader can meet one half-written.  As in Stockfish and Hyatt's lockless hashing, the
+second key word is stored mixed with the value and the tag (``tk1 = k1 ^ _mix(value, tag)``): a
+torn entry fails the key check and reads as a miss, never as another position's value.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +28,11 @@ PROBES = 8
 
 
 @njit(**HOT)
+def _mix(word, tag):
+    return (np.uint64(word) * np.uint64(256) + np.uint64(tag) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(**HOT)
 def tt_lookup(tk0, tk1, tmeta, tval, k0, k1, meta):
     """Return the stored value word (value | exact << 8), or -1."""
     mask = np.uint64(tk0.shape[0] - 1)
@@ -30,8 +41,10 @@ def tt_lookup(tk0, tk1, tmeta, tval, k0, k1, meta):
     for _ in range(PROBES):
         if tmeta[i] == 0:
             return -1
-        if tmeta[i] == tag and tk0[i] == k0 and tk1[i] == k1:
-            return np.int64(tval[i])
+        t = tmeta[i]
+        w = tval[i]
+        if t == tag and tk0[i] == k0 and tk1[i] == k1 ^ _mix(w, t):
+            return np.int64(w)
         i = (i + np.uint64(1)) & mask
     return -1
 
@@ -46,7 +59,7 @@ def tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, word, work):
     least = 1 << 30
     fresh = 0
     for _ in range(PROBES):
-        if tmeta[i] == 0 or (tmeta[i] == tag and tk0[i] == k0 and tk1[i] == k1):
+        if tmeta[i] == 0 or (tmeta[i] == tag and tk0[i] == k0 and tk1[i] == k1 ^ _mix(tval[i], tag)):
             victim = i
             fresh = 1 if tmeta[i] == 0 else 0
             break
@@ -55,7 +68,7 @@ def tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, word, work):
             victim = i
         i = (i + np.uint64(1)) & mask
     tk0[victim] = k0
-    tk1[victim] = k1
+    tk1[victim] = k1 ^ _mix(np.int16(word), tag)
     tmeta[victim] = tag
     tval[victim] = word
     twork[victim] = work
@@ -68,5 +81,6 @@ def tt_rehash(ok0, ok1, ometa, oval, owork, tk0, tk1, tmeta, tval, twork):
     used = 0
     for i in range(ok0.shape[0]):
         if ometa[i] != 0:
-            used += tt_store(tk0, tk1, tmeta, tval, twork, ok0[i], ok1[i], np.int64(ometa[i]) - 1, oval[i], owork[i])
+            k1 = ok1[i] ^ _mix(oval[i], ometa[i])
+            used += tt_store(tk0, tk1, tmeta, tval, twork, ok0[i], k1, np.int64(ometa[i]) - 1, oval[i], owork[i])
     return used
