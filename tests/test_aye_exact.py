@@ -131,10 +131,22 @@ def test_the_game_gives_every_seat_the_same_chance():
     assert res["game_expected"] == (sum(res["expected"]),) * 3
 
 
-def test_the_score_distribution_reports_where_it_outgrew_its_cap():
+def test_the_win_chances_sweep_equals_the_plain_score_distribution():
+    # deficits to the leader, capped at the stars still in play, lose nothing the win depends on
+    for hand in [("W", "W", "B", "C", "D"), ("B", "C", "D", "F")]:
+        for players, alpha in [(3, 1), (4, 3)]:
+            dist, ways = X.score_distribution(players, A._counts(hand), alpha, 10 ** 7)
+            chances, _ = X.round_win_chances(players, A._counts(hand), alpha)
+            assert chances == X.win_chances(dist, ways, players)
+
+
+def test_win_chances_that_do_not_fit_say_where_they_stopped():
     with pytest.raises(X.TooLarge) as e:
         X.score_distribution(3, A._counts(("W", "W", "B", "C", "D")), 0, 1000)
-    assert e.value.layer >= 1 and e.value.entries > 1000
+    assert e.value.layer >= 1 and e.value.entries <= 1000
+    res = A.analyse(3, ("W", "W", "B", "C", "D"), win_memory=0.0001)
+    assert res["win"]["round"] is None and "after pass" in res["win"]["note"] and "--win-memory" in res["win"]["note"]
+    assert res["expected"] and res["win"]["game"] == (Fraction(1, 3),) * 3
 
 
 # -- the figures in RULES.md ---------------------------------------------------------------------

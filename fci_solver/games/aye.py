@@ -192,7 +192,6 @@ def _centre_key(centre) -> tuple[int, ...]:
 
 SECURITY_WORK = 30_000_000  # states times profiles, at most, for the security values (pure Python: seconds)
 MAX_ORBITS = 20_000_000  # orbit states, at most, that analyse() sweeps without --force (4 players: 15.5M)
-SCORE_CAP = 1_000_000  # entries of a score distribution, at most, for the win chances
 
 
 def size_estimate(players: int, hand: tuple[str, ...]) -> int:
@@ -221,10 +220,11 @@ def check_hand(players: int, hand: tuple[str, ...]) -> None:
 
 
 def analyse(players: int, hand: tuple[str, ...], alpha: int = 0, force: bool = False, lead: bool = False,
-            win: bool = True, progress=None) -> dict:
+            win: bool = True, win_memory: float = 2.0, progress=None) -> dict:
     """Exact figures for a round (and a game) in which every seat plays its hand in a uniformly
     random order: expected stars per seat (:mod:`.aye_exact`), the whole game's (one round per
-    seat as Alpha), win chances where the score distribution fits, the Alpha's best lead
+    seat as Alpha), win chances where the score distribution fits in ``win_memory`` GiB, the
+    Alpha's best lead
     (``lead``), first-pass payoffs, pure equilibria, and security values where they fit."""
     from . import aye_exact as X
 
@@ -253,13 +253,13 @@ def analyse(players: int, hand: tuple[str, ...], alpha: int = 0, force: bool = F
 
     wins = {"round": None, "game": (Fraction(1, players),) * players, "note": None}
     if win:
+        slots = max(1 << 10, 1 << ((int(win_memory * 2 ** 30) // X.SLOT_BYTES).bit_length() - 1))
         try:
-            dist, ways = X.score_distribution(players, counts, alpha, SCORE_CAP)
-            wins["round"] = X.win_chances(dist, ways, players)
+            wins["round"], wins["entries"] = X.round_win_chances(players, counts, alpha, slots, progress)
         except X.TooLarge as e:
-            wins["note"] = (f"the round's chances not computed: the exact distribution of (hands, centre, stars per "
-                            f"seat) holds {e.entries:,} entries after pass {e.layer}, more than the {SCORE_CAP:,} kept "
-                            f"in memory")
+            wins["note"] = (f"the round's chances not computed: the exact distribution of (hands, centre, each seat's "
+                            f"deficit to the leader) holds {e.entries:,} entries after pass {e.layer}, and pass "
+                            f"{e.layer + 1} needs more than the {win_memory:g} GiB allowed (--win-memory)")
     out["win"] = wins
     if lead:
         out["lead"] = X.best_lead(players, counts, alpha, progress)

@@ -29,6 +29,8 @@ from .aye import FULL_HAND, KINDS, STARS, _counts
 
 MAX_ORBITS = 60_000_000  # orbit states per layer, at most: about 1 GB of keys and weights per layer
 INT64 = (1 << 63) - 1
+MAX_SCORE_SLOTS = 1 << 27  # slots of one layer of the win-chance sweep: 3 GB, two layers alive at once
+SLOT_BYTES = 2 * 24  # a slot's three words, and the layer before it alive at the same time
 CHUNK = 1 << 16  # slots expanded per kernel call: an interrupt is seen within a fraction of a second
 
 
@@ -225,7 +227,8 @@ def best_lead(players: int, hand: tuple[int, ...], alpha: int, progress=None) ->
 
 
 class TooLarge(Exception):
-    """A score distribution that outgrew its cap: ``layer`` and ``entries`` say where."""
+    """A score distribution that outgrew its cap: it held ``entries`` after pass ``layer``, and
+    the next pass would not fit."""
 
     def __init__(self, layer: int, entries: int):
         super().__init__(layer, entries)
@@ -234,8 +237,9 @@ class TooLarge(Exception):
 
 def score_distribution(players: int, hand: tuple[int, ...], alpha: int, cap: int) -> tuple[dict, int]:
     """The exact distribution of a round's stars per seat as ({(stars of seat 0, ...): ways}, total
-    ways), forwards over (hands, centre, stars so far); TooLarge when a layer holds more than
-    ``cap`` entries (the seats' symmetry does not help here: stars tell the seats apart)."""
+    ways), forwards over (hands, centre, stars so far), in pure Python: the check of
+    :func:`round_win_chances` on small hands, and the game's distribution.  TooLarge when a layer
+    holds more than ``cap`` entries (the seats' symmetry does not help: stars tell them apart)."""
     t = Tables.build(players, hand, alpha)
     stars = t.stars.tolist()
     nxt = t.centre_next.tolist()
@@ -254,12 +258,58 @@ def score_distribution(players: int, hand: tuple[int, ...], alpha: int, cap: int
                        tuple(a + b for a, b in zip(score, gain)))
                 new[key] = new.get(key, 0) + w
             if len(new) > cap:
-                raise TooLarge(depth + 1, len(new))
+                raise TooLarge(depth, len(layer))
         layer = new
     out: dict = {}
     for (_, _, score), w in layer.items():
         out[score] = out.get(score, 0) + w
     return out, t.root_ways
+
+
+def round_win_chances(players: int, hand: tuple[int, ...], alpha: int, max_slots: int = MAX_SCORE_SLOTS,
+                      progress=None) -> tuple[tuple[Fraction, ...], int]:
+    """Each seat's exact chance to win the round (ties shared equally), and the entries visited.
+
+    Forwards over (state, each seat's deficit to the leader), the deficits capped at one more
+    than the stars still in play (:func:`.kernels.aye.score_step`); TooLarge when a layer needs
+    more than ``max_slots`` slots (half of them filled at most)."""
+    t = Tables.build(players, hand, alpha)
+    p = players
+    sub_stars = np.array([sum(c * STARS[k] for c, k in zip(sub, KINDS)) for sub in t.space.subsets], np.int64)
+    radix = (t.cmax + 1).tolist()
+    centre_stars = np.zeros(t.n_centres, np.int64)
+    for ci in range(t.n_centres):
+        y, counts = ci, [0] * 4
+        for j in range(3, -1, -1):
+            counts[j] = y % radix[j]
+            y //= radix[j]
+        centre_stars[ci] = sum(c * STARS[k] for c, k in zip(counts, KINDS))
+    k0s, k1s, ws = np.array([np.uint64(0)], np.uint64), np.zeros(1, np.uint64), np.ones(1, np.int64)
+    n_prev, visited = 1, 1
+    for layer in range(sum(hand)):
+        size = min(max_slots, 1 << max(4, (n_prev * 4 - 1).bit_length()))
+        while True:
+            if size > max_slots:
+                raise TooLarge(layer, n_prev)  # after pass ``layer``: the next pass does not fit
+            o0, o1, ow = np.full(size, K.EMPTY, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.int64)
+            n = 0
+            for lo in range(0, len(k0s), CHUNK):
+                interrupt.check()
+                n = K.score_step(k0s, k1s, ws, lo, min(lo + CHUNK, len(k0s)), p, t.cnt, t.minus, sub_stars,
+                                 centre_stars, t.stars, t.centre_next, t.n_centres, o0, o1, ow, n)
+                if n < 0:
+                    break
+            if n >= 0:
+                break
+            size *= 2
+        k0s, k1s, ws, n_prev = o0, o1, ow, n
+        visited += n
+        if progress:
+            progress(layer + 1, n)
+    lcm = math.lcm(*range(1, p + 1))
+    out = np.zeros(p, np.int64)
+    K.shares(k0s, k1s, ws, p, lcm, out)
+    return tuple(Fraction(int(x), t.root_ways * lcm) for x in out), visited
 
 
 def win_chances(dist: dict, ways: int, players: int) -> tuple[Fraction, ...]:

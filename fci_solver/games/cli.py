@@ -101,10 +101,12 @@ def aye_round(seats, alpha, as_json):
 @click.option("--lead", is_flag=True, help="Also the Alpha's best first card: its expected stars for each lead.")
 @click.option("--win/--no-win", default=True, show_default=True,
               help="Win chances of the round and of the game, where the exact score distribution fits in memory.")
+@click.option("--win-memory", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
+              help="GiB the win chances may use; past it they are not computed (and the output says where they stopped).")
 @click.option("--force", is_flag=True, help="Run even when the analysis is estimated too large to finish in minutes.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def aye_analyse(players, hand, alpha, lead, win, force, quiet, as_json):
+def aye_analyse(players, hand, alpha, lead, win, win_memory, force, quiet, as_json):
     """Exact figures for All You Can Eat when every seat plays its hand in a uniformly random
     order: expected stars per seat for the round and for the whole game (one round per seat as
     the Alpha), each seat's chance to win (ties shared) where the score distribution fits in
@@ -128,7 +130,8 @@ def aye_analyse(players, hand, alpha, lead, win, force, quiet, as_json):
         seen[0] += n
         prog(seen[0], None, f"states (pass {layer})")
 
-    res = A.analyse(players, A.parse_kinds(hand, "--hand"), alpha, force, lead=lead, win=win, progress=step)
+    res = A.analyse(players, A.parse_kinds(hand, "--hand"), alpha, force, lead=lead, win=win, win_memory=win_memory,
+                    progress=step)
     prog.close()
     w = res["win"]
     if as_json:
@@ -138,7 +141,7 @@ def aye_analyse(players, hand, alpha, lead, win, force, quiet, as_json):
             "game_expected_stars": [jfrac(x) for x in res["game_expected"]],
             "win_chance": None if w["round"] is None else [jfrac(x) for x in w["round"]],
             "game_win_chance": None if w["game"] is None else [jfrac(x) for x in w["game"]],
-            "win_note": w["note"],
+            "win_note": w["note"], "win_entries": w.get("entries"),
             "security": res["security"],
             "first_pass": [{"play": list(k), "stars": list(v)} for k, v in res["first_pass"].items()],
             "pure_nash": [list(p) for p in res["pure_nash"]],

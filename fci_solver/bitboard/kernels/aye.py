@@ -244,3 +244,92 @@ def orbit_step(keys, weights, lo, hi, p, group, fix, sub_cnt, sub_minus, sub_ord
             if not _next_profile(p, hands, sub_cnt, fix, prof):
                 break
     return n
+
+
+@njit(cache=True)
+def _slot2(t0, t1, a, b):
+    """The slot of the key pair (a, b) in a two-word set, or the empty slot where it belongs."""
+    mask = np.uint64(t0.shape[0] - 1)
+    h = (a * np.uint64(0x9E3779B97F4A7C15)) ^ (b * np.uint64(0xC2B2AE3D27D4EB4F))
+    i = (h ^ (h >> np.uint64(31))) & mask
+    while not (t0[i] == a and t1[i] == b) and t0[i] != EMPTY:
+        i = (i + np.uint64(1)) & mask
+    return i
+
+
+@njit(cache=True)
+def score_step(k0s, k1s, ws, lo, hi, p, sub_cnt, sub_minus, sub_stars, centre_stars, stars, out_centre, n_c,
+               out0, out1, out_w, n):
+    """One pass forward over (state, stars per seat), for the win chances.
+
+    The stars are kept only as far as the win depends on them: each seat's deficit to the leader
+    (7 bits a seat in ``k1``), and a deficit larger than every star still in play (hands and
+    centre) is the same as any other such (that seat can no longer draw level).  Slots ``lo..hi``
+    of the layer are expanded into ``out*`` (``n`` entries there already); returns the entries
+    now there, or -1 when more than half full.
+    """
+    hands = np.zeros(p, np.int64)
+    prof = np.zeros(p, np.int64)
+    nh = np.zeros(p, np.int64)
+    raw = np.zeros(p, np.int64)
+    fix = np.full(p, -1, np.int64)
+    limit = out0.shape[0] // 2
+    pw = np.ones(p, np.int64)
+    for s in range(1, p):
+        pw[s] = pw[s - 1] * 5
+    for i in range(lo, hi):
+        key = k0s[i]
+        if key == EMPTY:
+            continue
+        c = ws[i]
+        d = k1s[i]
+        ci = _unpack(key, p, hands)
+        _first_profile(p, hands, sub_cnt, fix, prof)
+        while True:
+            pc = 0
+            for s in range(p):
+                pc += prof[s] * pw[s]
+                nh[s] = sub_minus[hands[s], prof[s]]
+            row = pc * n_c + ci
+            nci = out_centre[row]
+            left = centre_stars[nci]
+            for s in range(p):
+                left += sub_stars[nh[s]]
+            top = -(1 << 30)
+            for s in range(p):
+                raw[s] = stars[row, s] - np.int64((d >> np.uint64(7 * s)) & np.uint64(127))
+                if raw[s] > top:
+                    top = raw[s]
+            nd = np.uint64(0)
+            for s in range(p):
+                gap = min(top - raw[s], left + 1)
+                nd |= np.uint64(gap) << np.uint64(7 * s)
+            ck = _pack(p, nh, nci)
+            j = _slot2(out0, out1, ck, nd)
+            if out0[j] == EMPTY:
+                out0[j] = ck
+                out1[j] = nd
+                out_w[j] = 0
+                n += 1
+                if n > limit:
+                    return -1
+            out_w[j] += c
+            if not _next_profile(p, hands, sub_cnt, fix, prof):
+                break
+    return n
+
+
+@njit(cache=True)
+def shares(k0s, k1s, ws, p, lcm, out):
+    """At the end of the round: ``out[s]`` += weight * lcm / (seats tied for the most stars),
+    for each seat among them (so a tie is shared equally, in integers)."""
+    for i in range(k0s.shape[0]):
+        if k0s[i] == EMPTY:
+            continue
+        top = 0
+        for s in range(p):
+            if (k1s[i] >> np.uint64(7 * s)) & np.uint64(127) == 0:
+                top += 1
+        for s in range(p):
+            if (k1s[i] >> np.uint64(7 * s)) & np.uint64(127) == 0:
+                out[s] += ws[i] * (lcm // top)
