@@ -221,3 +221,31 @@ def replay_end(pos, line):
     from fci_solver.notation import replay
 
     return replay(pos, line, CARDS)[-1] if line else pos
+
+
+def test_an_entry_another_thread_left_half_written_reads_as_a_miss():
+    # Threads share one table and an entry is five separate stores, so a reader can meet one
+    # whose key words are a new position's and whose value is still the old one's (or the
+    # reverse).  The second key word is stored mixed with the value and tag: such an entry
+    # matches neither position.
+    import numpy as np
+    from fci_solver.bitboard.kernels import tt_lookup, tt_store
+    from fci_solver.bitboard.kernels.table import _mix
+
+    t = tuple(np.zeros(16, d) for d in (np.uint64, np.uint64, np.uint8, np.int16, np.uint8))
+    a = (np.uint64(11), np.uint64(12), np.int64(0))
+    b = (np.uint64(21), np.uint64(22), np.int64(0))  # same tag as a
+    tt_store(*t, *a, np.int64(3 | 256), 1)
+    slot = int(np.nonzero(t[2])[0][0])
+    whole = [arr[slot].copy() for arr in t]
+    assert tt_lookup(*t[:4], *a) == 3 | 256
+
+    # b's key words written (mixed with b's value, 5), the value still a's
+    t[0][slot], t[1][slot] = b[0], b[1] ^ _mix(np.int16(5), t[2][slot])
+    assert tt_lookup(*t[:4], *b) == -1
+
+    # a's key words still there, b's value already written
+    for arr, v in zip(t, whole):
+        arr[slot] = v
+    t[3][slot] = np.int16(5)
+    assert tt_lookup(*t[:4], *a) == -1
