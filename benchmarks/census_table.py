@@ -1,15 +1,18 @@
-"""The table of benchmarks/CENSUS.md from a census database.
+"""The table of benchmarks/CENSUS.md from a census database, and the rows' export.
 
-    python benchmarks/census_table.py census.sqlite
+    python benchmarks/census_table.py census.sqlite [--rows benchmarks/census-rows.jsonl.gz]
 
-Runs ``fci census report --json`` and prints one markdown row per layout and sea choice.
+Runs ``fci census report --json`` and prints one markdown row per layout and sea choice; with
+``--rows``, also writes every stored row as compressed JSON lines (the database stays out of git).
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
+from dataclasses import asdict
 
 
 def pct(x: float) -> str:
@@ -33,5 +36,19 @@ def main(db: str) -> None:
               f"| {sec['median']:.3f} | {sec['p95']:.2f} | {sec['max']:.1f} |")
 
 
+def export(db: str, out: str) -> None:
+    from fci_solver.census.store import Store
+
+    store = Store(db)
+    try:
+        with gzip.open(out, "wt") as f:
+            for row in store.rows():
+                f.write(json.dumps(asdict(row)) + "\n")
+    finally:
+        store.close()
+
+
 if __name__ == "__main__":
     main(sys.argv[1])
+    if "--rows" in sys.argv:
+        export(sys.argv[1], sys.argv[sys.argv.index("--rows") + 1])
