@@ -224,19 +224,19 @@ def analyse(players: int, hand: tuple[str, ...], alpha: int = 0, force: bool = F
     """Exact figures for a round (and a game) in which every seat plays its hand in a uniformly
     random order: expected stars per seat (:mod:`.aye_exact`), the whole game's (one round per
     seat as Alpha), win chances where the score distribution fits in ``win_memory`` GiB, the
-    Alpha's best lead
-    (``lead``), first-pass payoffs, pure equilibria, and security values where they fit."""
+    Alpha's best lead (``lead``), first-pass payoffs, pure equilibria, and security values
+    where they fit."""
     from . import aye_exact as X
 
     check_hand(players, hand)
     if not 0 <= alpha < players:
         raise FciError(f"the Alpha's seat must be 0..{players - 1}")
     counts = _counts(hand)
+    est = X.orbit_estimate(players, counts)
     if not X.fits_int64(players, counts):
         raise FciError(f"{players} players with {len(hand)} cards each: the exact weights outgrow 64-bit integers "
                        f"(the round has {X.orders_of(counts)}^{players} orders) and the round would visit about "
-                       f"{X.orbit_estimate(players, counts):,} states: use a smaller hand or fewer players")
-    est = X.orbit_estimate(players, counts)
+                       f"{est:,} states: use a smaller hand or fewer players")
     if est > MAX_ORBITS and not force:
         raise FciError(f"{players} players with {len(hand)} cards each would visit about {est:,} states, more than the "
                        f"{MAX_ORBITS:,} this analysis takes on without --force (4 players with the full hand: "

@@ -23,8 +23,6 @@ import numpy as np
 from numba import njit
 
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)  # no valid key: seat 0's subset index would be 255
-CENTRE_SHIFT = (48, 53, 57, 61)
-CENTRE_BITS = (5, 4, 4, 3)
 
 
 @njit(cache=True)
