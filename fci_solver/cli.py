@@ -557,6 +557,7 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 @click.option("--plain", is_flag=True, help="Turn every ability off.")
 @click.option("--max-candidates", type=click.IntRange(min=1), default=2000, show_default=True, help="Give up after grading this many deals.")
 @click.option("--grade-states", type=click.IntRange(min=1), default=2_000_000, show_default=True, help="Search states allowed per grade (a deal not settled is skipped; states, not seconds, keep seeds reproducible).")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=300, show_default=True, help="Stop looking after this many seconds (between two grades); the puzzles found by then are the ones a longer run finds first.")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write each puzzle and its solution as SVG files into this folder.")
 @click.option("--html", "html_dir", type=click.Path(file_okay=False), help="Write each puzzle's solution as a web page (puzzle-N.html) into this folder.")
 @click.option("--spread", type=click.IntRange(min=1), default=None, show_default="6, or every cell of a smaller layout", help="Cells in which any two puzzles must differ.")
@@ -566,7 +567,7 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_file, plain, max_candidates, grade_states,
-                 svg_dir, html_dir, spread, full_grade, jobs, quiet, as_json):
+                 time_limit, svg_dir, html_dir, spread, full_grade, jobs, quiet, as_json):
     """Find COUNT distinct deals of a difficulty tier (or a band of bits), each proven to be in it,
     the same for the same --seed.  Each puzzle is served with the facts that prove its tier
     (--full-grade for all of them).
@@ -588,7 +589,7 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
     progress = Progress("generate", enabled=not (quiet or as_json))
     puzzles = generate(L, difficulty, count, seed, cards, shark, whale, target, margin, max_candidates, grade_states,
                        progress=lambda n, best: progress(n, None, f"deals graded ({best})"), jobs=jobs,
-                       full_grade=full_grade, spread=spread)
+                       full_grade=full_grade, spread=spread, time_limit=time_limit)
     progress.close()
     files = _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale, target) if svg_dir else []
     if html_dir:

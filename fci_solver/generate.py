@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from math import comb, factorial
@@ -92,7 +93,8 @@ def _neighbour(cards: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
 def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards: CardTable,
              shark: bool = False, whale: bool = False, target: int = 1, margin: int = DEFAULT_MARGIN,
              max_candidates: int = 2000, grade_states: int | None = 2_000_000, progress=None,
-             jobs: int = 1, full_grade: bool = False, spread: int | None = None) -> list[Puzzle]:
+             jobs: int = 1, full_grade: bool = False, spread: int | None = None,
+             time_limit: float | None = None) -> list[Puzzle]:
     """``count`` distinct deals of the tier ``difficulty`` (see :mod:`.grade`), reproducible from ``seed``.
 
     ``difficulty`` is a tier name or a band of bits of the designer's own, ``"30-35"``.
@@ -106,7 +108,9 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
     proved its tier: the facts the tier rests on, the forgiveness often only bounded (a bound that
     fixes the tier is a proof); ``full_grade`` grades each puzzle again for every fact of
     :func:`.grade` (the minima with other sea animals and the exact count cost far more than the
-    tier).  Raises :class:`FciError` when the tier cannot be reached.
+    tier).  ``time_limit`` (seconds) ends the search for more puzzles between two grades; the
+    puzzles found before it are the ones a run without it finds first.  Raises :class:`FciError`
+    when the tier is not reached within ``max_candidates`` or ``time_limit``.
     """
     band = difficulty_band(difficulty)
     layout = load_layout(layout)
@@ -121,13 +125,19 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
     seen: dict[tuple[int, ...], Grade] = {}
     found: list[Puzzle] = []
     tried = 0
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+
+    def out_of_time() -> bool:
+        return deadline is not None and time.perf_counter() > deadline
 
     pool = ThreadPoolExecutor(jobs) if jobs > 1 else None
     ahead: dict = {}  # deal -> future of its grade, started on a guess
 
     def grade_of(c: tuple[int, ...]) -> Grade:
         pos = Deal(layout, c).position(margin, shark, whale)
-        return grade(pos, cards, target, tier_only=True, state_limit=grade_states, stop_band=band)
+        # a grade the deadline cuts short is never used: the loop stops before it looks at it
+        left = None if deadline is None else max(0.01, deadline - time.perf_counter())
+        return grade(pos, cards, target, tier_only=True, state_limit=grade_states, stop_band=band, time_limit=left)
 
     eng = Engine(Deal(layout, tuple(range(n))).board(margin), cards)
     turns: dict[tuple[int, ...], int] = {}
@@ -187,13 +197,13 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
     try:
         cur = None
         while len(found) < count:
-            if tried >= max_candidates or len(seen) >= space:
+            if tried >= max_candidates or len(seen) >= space or out_of_time():
                 break
             if cur is None:
                 cur = fresh()
                 g = rate(cur)
             stall = 0
-            while stall < STALL and tried < max_candidates and len(seen) < space:
+            while stall < STALL and tried < max_candidates and len(seen) < space and not out_of_time():
                 if band.holds(g) and all(_apart(cur, p.deal.cards) >= spread for p in found):
                     found.append(Puzzle(Deal(layout, cur), g, tried))
                     # the next puzzle is sought next to this one: a deal of the tier is
@@ -219,9 +229,11 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
             proven = [g.score if g.score is not None else g.score_range[0] for g in seen.values()
                       if g.score is not None or g.score_range is not None]
             span = f" (the deals graded had {min(proven):.1f} to {max(proven):.1f} bits)" if proven else ""
+            spent = f" in {time_limit:g} s" if out_of_time() else ""
+            limit = "--time-limit" if spent else "--max-candidates"
             raise FciError(f"found {len(found)} of {count} {band.name} puzzles ({band.text()}) on {where} after grading "
-                           f"{plural(tried, 'deal')}{span}: the band may not occur there; raise --max-candidates "
-                           f"or ask for another{got}")
+                           f"{plural(tried, 'deal')}{spent}{span}: the band may not occur there within this budget; "
+                           f"raise {limit} or ask for another{got}")
         if not full_grade:
             return found  # each with the grade that proved its tier
         return list(pool.map(full, found)) if pool is not None else [full(p) for p in found]

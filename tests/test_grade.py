@@ -2,6 +2,7 @@
 
 import json
 import math
+import time
 import xml.dom.minidom
 from fractions import Fraction
 from functools import lru_cache
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 
 from fci_solver import rules
 from fci_solver.cli import cli, main
+from fci_solver.errors import FciError
 from fci_solver.generate import generate
 from fci_solver.difficulty import profile
 from fci_solver.grade import TIERS, TIER_FLOORS, difficulty_band, grade, tier_of
@@ -160,6 +162,16 @@ def test_generated_puzzles_land_in_their_band_and_repeat_with_the_seed():
             assert 14 <= lo - 1e-9 <= again.score <= hi + 1e-9
 
 
+def test_a_time_limit_stops_the_search_within_it_and_keeps_the_seeds_puzzles():
+    t = time.perf_counter()
+    with pytest.raises(FciError, match=r"found 0 of 1 expert puzzles .* in 0.3 s"):
+        generate("standard", "expert", 1, seed=1, cards=CARDS, time_limit=0.3)
+    assert time.perf_counter() - t < 3
+    # a generous limit changes nothing: the same puzzles as without one
+    a = generate(SIX, "8-", 2, seed=3, cards=CARDS, time_limit=600)
+    assert [p.deal.cards for p in a] == [p.deal.cards for p in generate(SIX, "8-", 2, seed=3, cards=CARDS)]
+
+
 def test_puzzles_of_one_run_differ_in_6_cells_by_default():
     ps = generate(SIX, "8-", 3, seed=3, cards=CARDS)
     for i, a in enumerate(ps):
@@ -224,6 +236,8 @@ def test_generate_cli_json_and_svg(tmp_path):
     (["generate", "-d", "35-30"], "the band '35-30' is empty"),
     (["grade", "--random", "--seed", "1", "--dag-states", "-5"], "--dag-states"),
     (["generate", "-d", "hard", "-l", "{two}", "--spread", "3"], "--spread must be between 1 and the 2 cells"),
+    # a tier the search does not reach in time: said in one line, with the budget to raise
+    (["generate", "-d", "expert", "--time-limit", "0.5"], "raise --time-limit"),
 ])
 def test_bad_requests_are_one_line_errors(tmp_path, capsys, args, message):
     two = tmp_path / "two.txt"
