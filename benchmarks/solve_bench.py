@@ -1,6 +1,7 @@
 """Solve a seeded batch of deals per configuration and print a markdown table.
 
     python benchmarks/solve_bench.py --layout standard --sea none --count 200 --time-limit 30
+    python benchmarks/solve_bench.py --sea both --count 200 --slice 0   # one move order only
     python benchmarks/solve_bench.py --ratio 5          # states/s bitboard vs reference, same positions,
                                                         # in solves and in perft(2)
 
@@ -36,13 +37,16 @@ def warm_up(cards):
     K.tt_rehash(*BitboardSolver._new_table(16), *BitboardSolver._new_table(64))  # first used when a table grows
 
 
-def batch(layout, sea, count, time_limit, memory):
+def batch(layout, sea, count, time_limit, memory, slice_=None):
     cards = standard_cards()
     warm_up(cards)
     times, states, decided, results = [], 0, 0, {}
     for seed in range(1, count + 1):
         pos = Deal.random(layout, seed).position(2, *parse_sea(sea))
-        r = BitboardSolver(cards, time_limit=time_limit, memory=memory).solve(pos)
+        solver = BitboardSolver(cards, time_limit=time_limit, memory=memory)
+        if slice_ is not None:
+            solver.slice = slice_
+        r = solver.solve(pos)
         times.append(r.seconds)
         states += r.states
         decided += r.exact
@@ -50,8 +54,9 @@ def batch(layout, sea, count, time_limit, memory):
         results[key] = results.get(key, 0) + 1
         print(f"# {layout} {sea} seed {seed}: {r.min_remaining} exact={r.exact} states={r.states} {r.seconds:.2f}s", flush=True)
     total = sum(times)
-    return (f"| {layout} | {sea} | {count} | {decided} | {statistics.median(times):.3f} | {pct(times, 0.95):.2f} | "
-            f"{max(times):.2f} | {states / total:,.0f} | {dict(sorted(results.items(), key=str))} |")
+    return (f"| {layout} | {sea} | {count} | {decided} | {statistics.mean(times):.4f} | {statistics.median(times):.3f} | "
+            f"{pct(times, 0.95):.2f} | {max(times):.2f} | {states:,} | {states / total:,.0f} | "
+            f"{dict(sorted(results.items(), key=str))} |")
 
 
 def ratio(count, seconds):
@@ -96,6 +101,8 @@ def main():
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--time-limit", type=float, default=30.0)
     ap.add_argument("--memory", type=int, default=2048)
+    ap.add_argument("--slice", type=int, help="states per turn of each move order (0: generation order only; "
+                    "default: the solver's)")
     ap.add_argument("--ratio", type=int, default=0, help="measure the states/s ratio on this many deals instead")
     a = ap.parse_args()
     if a.ratio:
@@ -106,9 +113,9 @@ def main():
         ref, bb = perft_ratio()
         print(f"perft(2), seeded deal 7: reference {ref:,.0f} states/s, bitboard {bb:,.0f} states/s, ratio {bb / ref:.0f}x")
         return
-    print("| layout | sea | deals | exact | median s | p95 s | max s | states/s | results |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    print(batch(a.layout, a.sea, a.count, a.time_limit, a.memory))
+    print("| layout | sea | deals | exact | mean s | median s | p95 s | max s | states | states/s | results |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print(batch(a.layout, a.sea, a.count, a.time_limit, a.memory, a.slice))
 
 
 if __name__ == "__main__":

@@ -104,7 +104,7 @@ class Profile:
 
 def solution_keys(solver: BitboardSolver, eng: Engine, pos: Position, minimum: int) -> list:
     """The solution line's keys (Whale half-steps included), read from the solver's table."""
-    return solver.principal_keys(eng, key_of(pos), minimum)
+    return solver.principal_keys(eng, key_of(pos), minimum, canonical=True)
 
 
 class _Tally:

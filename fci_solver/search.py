@@ -35,7 +35,8 @@ def solve(
     is proven.  With ``stop_at`` (bitboard engine) the search stops as soon
     as a line ends with at most that many stacks, or it is proven that none
     can: enough to answer "can it be won?", not necessarily exact.  ``jobs`` threads (bitboard
-    engine) share the root's turns, each with its own table: the same answer, sooner on hard deals.
+    engine) search the whole tree over one shared table, in alternate move orders (Lazy SMP): the
+    same minimum, often much sooner on hard deals; the line may differ from one thread's.
     """
     cards = cards or standard_cards()
     if engine == "reference":

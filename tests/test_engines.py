@@ -193,26 +193,42 @@ def test_children_sort_is_stable_in_both_of_its_ways(n):
         assert clb[start:end].tolist() == sorted(keys.tolist())
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(positions(max_cards=7))
-def test_a_parallel_solve_gives_the_same_minimum_and_a_line_that_replays(pos):
-    from fci_solver.notation import replay
-    from fci_solver.search import solve
+def solved(pos, jobs=1, parallel="lazy", slice_=None):
+    from fci_solver.bitboard.search import BitboardSolver
 
-    one = solve(pos, CARDS)
-    two = solve(pos, CARDS, jobs=2)
+    s = BitboardSolver(CARDS, jobs=jobs)
+    s.parallel = parallel
+    if slice_ is not None:
+        s.slice = slice_
+    return s.solve(pos)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(max_cards=7), st.sampled_from(["lazy", "split"]))
+def test_a_parallel_solve_gives_the_same_minimum_and_a_line_that_replays(pos, parallel):
+    one = solved(pos, slice_=0)  # one thread, one move order
+    two = solved(pos, jobs=2, parallel=parallel)
     assert (two.min_remaining, two.exact) == (one.min_remaining, True)
-    end = replay(pos, two.line, CARDS)[-1] if two.line else pos
+    end = replay_end(pos, two.line)
     assert len(end) == two.min_remaining and rules.is_over(end, CARDS)
 
 
-@pytest.mark.parametrize("seed", [3, 5])
-def test_a_parallel_solve_of_a_full_deal_agrees(seed):
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(max_cards=7), st.sampled_from([1, 7, 2000]))
+def test_both_move_orders_in_turn_give_the_same_minimum_and_a_line_that_replays(pos, slice_):
+    one = solved(pos, slice_=0)
+    both = solved(pos, slice_=slice_)
+    assert (both.min_remaining, both.exact) == (one.min_remaining, True)
+    assert len(replay_end(pos, both.line)) == both.min_remaining
+    assert solved(pos, slice_=slice_).line == both.line  # on one thread the line is always the same
+
+
+@pytest.mark.parametrize("seed, parallel", [(3, "lazy"), (5, "split"), (417, "lazy")])
+def test_a_parallel_solve_of_a_full_deal_agrees(seed, parallel):
     from fci_solver.position import Deal
-    from fci_solver.search import solve
 
     pos = Deal.random("standard", seed).position(2, True, False)
-    one, two = solve(pos, CARDS), solve(pos, CARDS, jobs=2)
+    one, two = solved(pos, slice_=0), solved(pos, jobs=2, parallel=parallel)
     assert two.min_remaining == one.min_remaining and two.exact
     assert len(replay_end(pos, two.line)) == two.min_remaining
 
@@ -249,3 +265,38 @@ def test_an_entry_another_thread_left_half_written_reads_as_a_miss():
         arr[slot] = v
     t[3][slot] = np.int16(5)
     assert tt_lookup(*t[:4], *a) == -1
+
+
+def test_the_kernel_cache_is_dropped_when_any_kernel_source_changes(tmp_path):
+    # numba checks a cached function against its own file only; a search compiled before an edit
+    # to the table's file would keep the old table code.  The cache is stamped with every source.
+    from fci_solver.bitboard.kernels.cache import drop_stale_cache
+
+    (tmp_path / "table.py").write_text("A = 1\n")
+    (tmp_path / "dfs.py").write_text("B = 1\n")
+    cache = tmp_path / "__pycache__"
+    assert drop_stale_cache(tmp_path)  # no stamp yet
+    (cache / "dfs.search-89.py311.nbi").write_text("compiled")
+    assert not drop_stale_cache(tmp_path)
+    assert (cache / "dfs.search-89.py311.nbi").exists()
+    (tmp_path / "table.py").write_text("A = 2\n")  # another file than the cached function's
+    assert drop_stale_cache(tmp_path)
+    assert not (cache / "dfs.search-89.py311.nbi").exists()
+
+
+def test_the_line_a_search_proved_is_read_back_from_the_table():
+    # the search stores the line that reaches its value; the Python side finds it there (a
+    # kernel and a lookup compiled from different table code would not), so the principal line
+    # needs no search.
+    from fci_solver.bitboard.search import BitboardSolver, Engine, key_of, position_of
+    from fci_solver.position import Deal
+
+    pos = Deal.random("standard", 417).position(2, False, False)
+    eng, s = Engine(pos.board, CARDS), BitboardSolver(CARDS)
+    root = key_of(pos)
+    assert s.value(eng, root, 2) == 1
+    key, steps = root, 0
+    while eng.children(key):
+        key = next(ch for ch in eng.children(key) if s._tt(ch) == (1, True))
+        steps += 1
+    assert steps > 0 and len(position_of(pos.board, key)) == 1

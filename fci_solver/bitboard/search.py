@@ -9,6 +9,7 @@ reference rules as it is built).
 
 from __future__ import annotations
 
+import copy
 import threading
 import time
 from collections import Counter
@@ -31,6 +32,7 @@ INITIAL_ENTRIES = 1 << 18
 # 68,000 states (2^24: 0.13 s).
 SHARED_ENTRIES = 1 << 24
 CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
+SLICE = 2000  # states per turn of each move order in a one-thread solve (benchmarks/RESULTS.md)
 DEFAULT_MEMORY_MIB = 2048
 ENTRY_BYTES = 8 + 8 + 1 + 2 + 1
 PERFT_SLICE = 4096  # level states per perft kernel call
@@ -134,6 +136,16 @@ class Engine:
         self._wk = np.empty(K.WORK, np.int64)
         self.work = np.empty(K.search_work_size(self.bydist.shape[0]), np.int64)
 
+    def twin(self) -> "Engine":
+        """An engine for the same board and cards with its own buffers (a second search at once)."""
+        if getattr(self, "_twin", None) is None:
+            t = copy.copy(self)
+            t._buf, t._twin = None, None
+            t._wk = np.empty(K.WORK, np.int64)
+            t.work = np.empty_like(self.work)
+            self._twin = t
+        return self._twin
+
     def buffers(self, cap: int = CHILD_CAP):
         if self._buf is None or self._buf[0].shape[0] < cap:
             # keys, meta, bound, and the predator of each child (the search's near-first ordering);
@@ -214,6 +226,50 @@ def load_search_kernels(notice=None) -> float:
     return spent
 
 
+class _Walk:
+    """One resumable null-window search in the kernel: its frames, control words and the best
+    line found so far (the incumbent), run a chunk of states at a time."""
+
+    def __init__(self, eng: Engine, key, beta: int, stop_at: int, near_first: bool):
+        self.eng = eng
+        self.fr = np.zeros((K.MAXD, 12), np.int64)
+        self.fr[0, 0] = np.uint64(key[0]).astype(np.int64)
+        self.fr[0, 1] = np.uint64(key[1]).astype(np.int64)
+        self.fr[0, 2] = key[2]
+        self.fr[0, 3] = beta
+        self.fr[0, 11] = 1
+        self.ctl = np.zeros(10, np.int64)
+        self.ctl[5] = K.INF
+        self.ctl[6] = stop_at
+        self.ctl[9] = 1 if near_first else 0
+        self.inc = np.zeros((K.MAXD, 3), np.int64)
+
+    @property
+    def status(self) -> int:
+        """0 running, 1 done (exact), 2 stopped at stop_at, 3 child buffer overflow."""
+        return int(self.ctl[1])
+
+    @property
+    def incumbent(self) -> int | None:
+        return int(self.ctl[5]) if self.ctl[5] < K.INF else None
+
+    def step(self, table, budget: int) -> tuple[int, int]:
+        """Run up to ``budget`` states; returns (states run, table entries added)."""
+        e, ctl = self.eng, self.ctl
+        ck0, ck1, cmeta, clb, cgrp = e.buffers()
+        tk0, tk1, tmeta, tval, twork = table
+        ctl[2] = ctl[8] = 0
+        ctl[4] = budget
+        K.search(self.fr, ck0, ck1, cmeta, clb, cgrp, tk0, tk1, tmeta, tval, twork,
+                 e.ab, e.prey, e.mid, e.reach, e.bydist, e.dstart, e.maxd, e.cmask, e.cellrc, ctl, self.inc, e.work)
+        return int(ctl[2]), int(ctl[8])
+
+    def result(self):
+        """(status, value or None, incumbent, incumbent path), as :meth:`BitboardSolver._run` gives."""
+        done = self.status in (1, 2)
+        return (self.status if done else 0), (int(self.ctl[3]) if done else None), int(self.ctl[5]), self.inc
+
+
 class BitboardSolver:
     """Exact minimum-result search with the numba kernels."""
 
@@ -236,6 +292,12 @@ class BitboardSolver:
         # finds one with 4x fewer states (1.4-33x per deal; benchmarks/RESULTS.md).  This is the
         # solver's default; value() takes it per call (grading's first-turn searches).
         self.near_first = False
+        # How jobs > 1 share a solve: "lazy" runs every thread on the whole tree in its own move
+        # order (Lazy SMP), "split" gives the root's turns out among the threads
+        self.parallel = "lazy"
+        # solve() on one thread takes turns between both move orders in slices of this many states
+        # (0: only the solver's own order; see _run_both_orders)
+        self.slice = SLICE
 
     @property
     def max_entries(self) -> int:
@@ -285,49 +347,57 @@ class BitboardSolver:
         self.states += sum(h.states for h in helpers)
         self.used += sum(h.used for h in helpers)
 
-    def _run(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None,
-             near_first: bool | None = None):
-        fr = np.zeros((K.MAXD, 12), np.int64)
-        fr[0, 0] = np.uint64(key[0]).astype(np.int64)
-        fr[0, 1] = np.uint64(key[1]).astype(np.int64)
-        fr[0, 2] = key[2]
-        fr[0, 3] = beta
-        fr[0, 5] = 0
-        fr[0, 11] = 1
-        ck0, ck1, cmeta, clb, cgrp = eng.buffers()
-        ctl = np.zeros(10, np.int64)
-        ctl[4] = self.chunk
-        ctl[5] = K.INF
-        ctl[6] = self.stop_at
-        ctl[9] = 1 if (self.near_first if near_first is None else near_first) else 0
-        inc = np.zeros((K.MAXD, 3), np.int64)
+    def _start(self, eng: Engine, key, beta: int, near_first: bool | None) -> "_Walk":
         if self.table is None:
             self._alloc_table()
+        return _Walk(eng, key, beta, self.stop_at, self.near_first if near_first is None else near_first)
+
+    def _step(self, walk: "_Walk", budget: int) -> int:
+        """Run ``walk`` for up to ``budget`` states on this solver's table; returns the states run."""
+        self._maybe_grow()
+        done, used = walk.step(self.table, budget)
+        interrupt.check()
+        self.states += done
+        self.used += used
+        if walk.status == 3:
+            raise FciError("the child buffer overflowed (a node with too many turns)")
+        return done
+
+    def _stopped(self, deadline: float | None) -> bool:
+        return (deadline is not None and time.perf_counter() > deadline) or \
+            (self.cancel is not None and self.cancel.is_set())
+
+    def _run(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None,
+             near_first: bool | None = None):
+        """One null-window search: (status, value, incumbent, incumbent path); status 0 when it
+        was stopped by the deadline, ``max_states`` or :attr:`cancel`."""
+        walk = self._start(eng, key, beta, near_first)
         ran = 0
         while True:
-            self._maybe_grow()
-            tk0, tk1, tmeta, tval, twork = self.table
-            ctl[8] = 0
             # a state budget is kept to the state, not to the chunk (grading gives some searches 2,000)
-            ctl[4] = self.chunk if max_states is None else max(1, min(self.chunk, max_states - ran))
-            K.search(fr, ck0, ck1, cmeta, clb, cgrp, tk0, tk1, tmeta, tval, twork,
-                     eng.ab, eng.prey, eng.mid, eng.reach, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc,
-                     ctl, inc,
-                     eng.work)
-            interrupt.check()
-            self.states += int(ctl[2])
-            ran += int(ctl[2])
-            self.used += int(ctl[8])
-            ctl[2] = 0
-            if ctl[1] == 3:
-                raise FciError("the child buffer overflowed (a node with too many turns)")
-            if ctl[1] in (1, 2):
-                return int(ctl[1]), int(ctl[3]), int(ctl[5]), inc
+            ran += self._step(walk, self.chunk if max_states is None else max(1, min(self.chunk, max_states - ran)))
+            if walk.status in (1, 2):
+                return walk.result()
             if self.progress:
-                self.progress(self.states, int(ctl[5]) if ctl[5] < K.INF else None)
-            if (deadline is not None and time.perf_counter() > deadline) or (max_states is not None and ran >= max_states) \
-                    or (self.cancel is not None and self.cancel.is_set()):
-                return 0, None, int(ctl[5]), inc
+                self.progress(self.states, walk.incumbent)
+            if self._stopped(deadline) or (max_states is not None and ran >= max_states):
+                return walk.result()
+
+    def _run_both_orders(self, eng: Engine, key, beta: int, deadline: float | None):
+        """:meth:`_run` with both move orders on one thread, a slice of states each in turn, over
+        one table: whichever order reaches the answer first gives it (the other's work stays in
+        the table).  On the slowest deals one order is often 10-50 times faster than the other,
+        and which one is not known in advance; taking turns costs at most twice the faster one."""
+        walks = [self._start(eng, key, beta, False), self._start(eng.twin(), key, beta, True)]
+        while True:
+            for walk in walks:
+                self._step(walk, self.slice)
+                if walk.status in (1, 2):
+                    return walk.result()
+            if self.progress:
+                self.progress(self.states, min(w.incumbent or K.INF for w in walks))
+            if self._stopped(deadline):
+                return min(walks, key=lambda w: w.ctl[5]).result()
 
     def value(self, eng: Engine, key, beta: int, deadline=None, max_states: int | None = None,
               near_first: bool | None = None) -> int | None:
@@ -335,6 +405,9 @@ class BitboardSolver:
 
         The table is kept between calls, so calling again resumes with everything learned so far.
         ``near_first`` chooses the move ordering for this call (None: the solver's ``near_first``).
+        One order, not both in turn as :meth:`solve` does: a grade's searches are mostly proofs
+        that a next position cannot keep the minimum, which both orders must finish (seeded deal 2's
+        profile: 8.9M states with both against 7.9M near-first).
         """
         status, v, _, _ = self._run(eng, key, beta, deadline, max_states, near_first)
         return v if status == 1 else None
@@ -355,7 +428,7 @@ class BitboardSolver:
         root = key_of(pos)
         deadline = t0 + self.time_limit if self.time_limit else None
         if self.jobs > 1:
-            found = self._split_root(eng, root, deadline)
+            found = self._split_root(eng, root, deadline) if self.parallel == "split" else self._lazy_smp(eng, root, deadline)
             if found is not None:
                 return self._result(pos, t0, *found)
         # Null-window passes: first ask "can the lower bound be reached?", then one more stack, ...
@@ -365,7 +438,10 @@ class BitboardSolver:
         beta = self._first_beta(proven)
         best_inc, best_path = K.INF, None
         while True:
-            status, value, incumbent, inc = self._run(eng, root, beta, deadline)
+            if self.slice:
+                status, value, incumbent, inc = self._run_both_orders(eng, root, beta, deadline)
+            else:
+                status, value, incumbent, inc = self._run(eng, root, beta, deadline)
             if incumbent < best_inc:
                 best_inc, best_path = incumbent, inc.copy()
             if status != 1 or value < beta:
@@ -464,17 +540,7 @@ class BitboardSolver:
                         else:
                             bounds.append(v)
 
-            threads = [threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                while t.is_alive():
-                    t.join(0.1)  # the main thread stays free for Ctrl-C
-                    if self.progress:
-                        self.progress(self.states + sum(s.states for _, s in workers), None)
-            self.states += sum(s.states for _, s in workers)
-            for _, s in workers:
-                s.states = 0
+            self._join([threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)], workers)
             if found:
                 v, i, w = min(found)
                 e, s = workers[w]
@@ -489,6 +555,60 @@ class BitboardSolver:
             if self.stop_at and proven > self.stop_at:
                 return self._play_out(eng, root, []), None, proven, False  # "can it be won?": no
             beta = proven + 1
+
+    def _lazy_smp(self, eng: Engine, root, deadline):
+        """The null-window passes of :meth:`solve` with every thread on the whole tree (Lazy SMP):
+        the threads share this solver's table and differ in their move order (generation order,
+        near-first), so each meets what the other proved in the subtrees it has not reached yet.
+        The first thread to finish a pass answers it for all.  Same return as :meth:`_split_root`."""
+        if not eng.children(root):
+            return None
+        workers = list(zip([Engine(eng.board, self.cards) for _ in range(self.jobs)], self.helpers(self.jobs)))
+        try:
+            proven = eng.lower_bound(root)
+            beta = self._first_beta(proven)
+            while True:
+                stop = threading.Event()
+                first: list = []
+
+                def work(w: int) -> None:
+                    e, s = workers[w]
+                    s.cancel = stop
+                    v = s.value(e, root, beta, deadline, near_first=w % 2 == 1)
+                    if v is not None and not stop.is_set():
+                        first.append((v, w))
+                    stop.set()
+
+                self._join([threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)], workers)
+                if not first:
+                    return self._play_out(eng, root, []), None, proven, False  # out of time
+                v, w = first[0]
+                if v < beta:
+                    e, s = workers[w]
+                    s.cancel = None
+                    keys = s.principal_keys(e, root, v)
+                    if self.stop_at and v <= self.stop_at and v > proven:
+                        return keys, v, proven, False
+                    return keys, v, v, True
+                proven = v
+                if self.stop_at and proven > self.stop_at:
+                    return self._play_out(eng, root, []), None, proven, False
+                beta = proven + 1
+        finally:
+            self.shared = False
+
+    def _join(self, threads: list, workers: list) -> None:
+        """Run the threads to the end, the main thread free for Ctrl-C; their states count as ours."""
+        for t in threads:
+            t.start()
+        for t in threads:
+            while t.is_alive():
+                t.join(0.1)
+                if self.progress:
+                    self.progress(self.states + sum(s.states for _, s in workers), None)
+        self.states += sum(s.states for _, s in workers)
+        for _, s in workers:
+            s.states = 0
 
     @staticmethod
     def _play_out(eng: Engine, key, keys: list) -> list:
@@ -510,32 +630,55 @@ class BitboardSolver:
             keys.append((int(np.int64(row[0]).astype(np.uint64)), int(np.int64(row[1]).astype(np.uint64)), int(row[2])))
         return keys
 
-    def principal_keys(self, eng: Engine, key, value: int) -> list:
-        """Follow children with the same exact value from ``key`` to the end of the game."""
+    def principal_keys(self, eng: Engine, key, value: int, canonical: bool = False) -> list:
+        """A line from ``key`` to the end of the game that keeps ``value``.
+
+        ``canonical``: from each position the first child in turn order that keeps the value, a
+        line that depends on nothing but the position (the grade's solution line); children before
+        the first one the table knows to keep it are searched, which can cost as much as a search
+        in turn order.  Otherwise the first child the table knows to keep the value: the line the
+        search that proved it found (the same for the same solve on one thread).
+        """
         keys = []
         while True:
             kids = eng.children(key)
             if not kids:
                 return keys
+            known = self._known_child(eng, kids, value)
+            if known >= 0 and not canonical:
+                keys.append(kids[known])
+                key = kids[known]
+                continue
             nxt = None
-            for ch in kids:
+            for j, ch in enumerate(kids):
+                if j == known:
+                    nxt = ch
+                    break
                 if eng.lower_bound(ch) > value:
                     continue
                 t = self._tt(ch)
-                if t is not None and not t[1] and t[0] > value:
-                    continue  # proven worse
-                v = t[0] if t is not None and t[1] else None
-                if v is None and eng.game_over(ch):
-                    v = K.stack_count(np.uint64(ch[0]), np.uint64(ch[1]))  # ends are not all stored
-                if v is None:
-                    v = self.value(eng, ch, value + 1)  # evicted or only bounded: settle it
-                if v == value:
+                if t is not None and (t[1] or t[0] > value):
+                    continue  # proven other than the value
+                if eng.game_over(ch):  # ends are not all stored
+                    if K.stack_count(np.uint64(ch[0]), np.uint64(ch[1])) == value:
+                        nxt = ch
+                        break
+                    continue
+                if self.value(eng, ch, value + 1) == value:  # evicted or only bounded: settle it
                     nxt = ch
                     break
             if nxt is None:
                 raise RuntimeError("principal line lost: no child keeps the value")
             keys.append(nxt)
             key = nxt
+
+    def _known_child(self, eng: Engine, kids: list, value: int) -> int:
+        """The index of the first of ``kids`` (just generated into ``eng``'s buffers) stored with
+        exactly ``value``, or -1."""
+        if self.table is None:
+            return -1
+        ck0, ck1, cmeta = eng.buffers()[:3]
+        return int(K.tt_first_exact(*self.table[:4], ck0, ck1, cmeta, len(kids), value))
 
 
 def keys_to_line(start: Position, keys, cards: CardTable):

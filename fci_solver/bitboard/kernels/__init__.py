@@ -8,6 +8,8 @@ integers.
 ``dfs``      the exact search over an explicit stack
 ``perft``    perft's level sets
 ``dag``      the walk of the state DAG (the random player's chance)
+``aye``      All You Can Eat's exact sweeps
+``cache``    keeps numba's disk cache in step with these sources
 
 Everything here takes and returns plain numpy arrays and integers; the
 Python layer (:mod:`fci_solver.bitboard.search`) owns parsing, validation and
@@ -43,7 +45,13 @@ exactly the same states (RULES.md).
 
 from __future__ import annotations
 
-from .keys import (  # noqa: F401
+from pathlib import Path
+
+from .cache import drop_stale_cache
+
+drop_stale_cache(Path(__file__).parent)  # before any kernel is compiled or loaded
+
+from .keys import (  # noqa: F401, E402
     NCARDS,
     INF,
     PHASE_BIT,
@@ -69,7 +77,7 @@ from .keys import (  # noqa: F401
     _DEBRUIJN,
     _lowest,
 )
-from .movegen import (  # noqa: F401
+from .movegen import (  # noqa: F401, E402
     _emit,
     _raccoon_stage,
     _ability,
@@ -80,7 +88,7 @@ from .movegen import (  # noqa: F401
     gen_children,
     gen_children_into,
 )
-from .bound import (  # noqa: F401
+from .bound import (  # noqa: F401, E402
     lower_bound,
     quick_bound,
     _bound,
@@ -92,14 +100,15 @@ from .bound import (  # noqa: F401
     _can_move,
     _islands,
 )
-from .table import (  # noqa: F401
+from .table import (  # noqa: F401, E402
     _hash,
     PROBES,
     tt_lookup,
     tt_store,
     tt_rehash,
+    tt_first_exact,
 )
-from .dfs import (  # noqa: F401
+from .dfs import (  # noqa: F401, E402
     ETC_DEPTH,
     MAXD,
     search_work_size,
@@ -107,13 +116,13 @@ from .dfs import (  # noqa: F401
     search,
     _deliver,
 )
-from .perft import (  # noqa: F401
+from .perft import (  # noqa: F401, E402
     find_slot,
     _set_add,
     set_rehash,
     next_level,
 )
-from .dag import (  # noqa: F401
+from .dag import (  # noqa: F401, E402
     _dag_put,
     _fold,
     dag_walk,

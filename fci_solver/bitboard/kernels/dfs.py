@@ -13,10 +13,12 @@ from .table import tt_lookup, tt_store
 
 
 ETC_DEPTH = 4
-
-
-ETC_DEPTH = 4
 MAXD = 40  # frames: at most 15 turns from 16 stacks, plus one after-Whale node
+# Near-first ordering sorts a node's children by a distance key; a node where the Whale can still
+# move has thousands of children (every Whale move), where that sort costs ten times the node:
+# below the first NEAR_DEPTH levels such nodes keep generation order.
+NEAR_MAX = 256
+NEAR_DEPTH = 2
 
 
 def search_work_size(ncells):
@@ -196,9 +198,9 @@ def search(
                     if hit >= 0:
                         ctl[8] += tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, hit | 256, min(end - start, 255))
                         ret = hit
-                    elif ctl[9] == 1 or lo_b != hi_b:
+                    elif (ctl[9] == 1 and (d < NEAR_DEPTH or end - start <= NEAR_MAX)) or lo_b != hi_b:
                         # the sort key goes into grp, which is not read again
-                        if ctl[9] == 1:
+                        if ctl[9] == 1 and (d < NEAR_DEPTH or end - start <= NEAR_MAX):
                             # near-first: within one predator's turns, those leaving the tops
                             # nearest to their eaters first (see BitboardSolver.near_first)
                             for j in range(start, end):

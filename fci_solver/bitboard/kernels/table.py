@@ -84,3 +84,14 @@ def tt_rehash(ok0, ok1, ometa, oval, owork, tk0, tk1, tmeta, tval, twork):
             k1 = ok1[i] ^ _mix(oval[i], ometa[i])
             used += tt_store(tk0, tk1, tmeta, tval, twork, ok0[i], k1, np.int64(ometa[i]) - 1, oval[i], owork[i])
     return used
+
+
+@njit(**HOT)
+def tt_first_exact(tk0, tk1, tmeta, tval, ck0, ck1, cmeta, n, value):
+    """The first of the ``n`` keys whose stored value is exactly ``value``, or -1 (the principal
+    line's next step, read in one call: a node can have thousands of children)."""
+    for j in range(n):
+        w = tt_lookup(tk0, tk1, tmeta, tval, ck0[j], ck1[j], cmeta[j])
+        if w >= 0 and (w >> 8) == 1 and (w & 255) == value:
+            return j
+    return -1
