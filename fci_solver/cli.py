@@ -368,9 +368,10 @@ def perft_cmd(setup: Setup, depth, engine, as_json):
 @click.option("--out", "out", type=click.Path(dir_okay=False), help="Write the graph: .graphml, .gexf or .dot.")
 @click.option("--labels/--no-labels", default=True, show_default=True, help="In the --out file, label each edge with one turn (JSON notation).")
 @click.option("--optimal", is_flag=True, help="Only the graph of perfect play: positions on some line that reaches the minimum.")
+@jobs_option("--optimal; the graph does not depend on it")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
-def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, quiet, as_json):
+def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, jobs, quiet, as_json):
     """Build the state graph of a deal, analyse it, and optionally write it out.
 
     \b
@@ -384,7 +385,7 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, quiet, as_j
         check_out_file(out, g.FORMATS, "graph")
     load_kernels(quiet)
     if optimal:
-        return _optimal_graph(setup, max_nodes, out, labels, quiet, as_json)
+        return _optimal_graph(setup, max_nodes, out, labels, quiet, as_json, jobs)
     progress = Progress("graph", enabled=not (quiet or as_json))
     G = g.build_graph(setup.start, setup.cards, max_nodes=max_nodes, progress=lambda n, _: progress(n, unit="states expanded"))
     if out and labels:
@@ -419,13 +420,13 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, quiet, as_j
         click.echo(f"\nWrote {out}.")
 
 
-def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json):
+def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1):
     """fci graph --optimal: build, analyse, print and write the graph of perfect play."""
     from . import graph as g, optimal as o
 
     progress = Progress("graph --optimal", enabled=not (quiet or as_json))
     try:
-        G = o.optimal_graph(setup.start, setup.cards, max_nodes,
+        G = o.optimal_graph(setup.start, setup.cards, max_nodes, jobs=jobs,
                             progress=lambda n, _: progress(n, unit="perfect-play positions expanded"))
     except o.CapReached as e:
         progress.close()

@@ -15,6 +15,8 @@ full graph has (:mod:`.graph`) apply with ``target`` set to the minimum.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import networkx as nx
 
 from . import graph as g
@@ -44,8 +46,12 @@ def minimum_of(solver: BitboardSolver, eng: Engine, key) -> int:
 
 
 def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, progress=None,
-                  memory: int | None = None) -> nx.DiGraph:
-    """The perfect-play graph of ``start`` (raises :class:`CapReached` past ``max_nodes``)."""
+                  memory: int | None = None, jobs: int = 1) -> nx.DiGraph:
+    """The perfect-play graph of ``start`` (raises :class:`CapReached` past ``max_nodes``).
+
+    The graph is built turn by turn; the next positions of a whole turn's positions are settled
+    first, on ``jobs`` threads sharing one table (the graph does not depend on it).
+    """
     eng = Engine(start.board, cards)
     solver = BitboardSolver(cards, memory=memory)
     root = key_of(start)
@@ -55,18 +61,15 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     depth = {root: 0}
     keeps: dict = {}
     frontier, settled = [root], 0
-
-    def keep(ch) -> bool:
-        if ch not in keeps:
-            keeps[ch] = eng.lower_bound(ch) <= m and solver.value(eng, ch, m + 1) <= m
-        return keeps[ch]
-
     while frontier:
+        check_interrupt()
+        turns = {key: eng.turn_counts(key) for key in frontier}
+        todo = sorted({ch for mult in turns.values() for ch in mult if ch not in keeps})
+        keeps.update(_settle(eng, solver, todo, m, jobs))
         nxt = []
         for key in frontier:
-            check_interrupt()
-            mult = eng.turn_counts(key)
-            kept = [ch for ch in sorted(mult) if keep(ch)]
+            mult = turns[key]
+            kept = [ch for ch in sorted(mult) if keeps[ch]]
             G.add_node(g.node_id(key))
             g.describe_node(G, start.board, key, depth[key])
             G.nodes[g.node_id(key)].update(options=len(mult), keeping=len(kept), min_result=m)
@@ -84,6 +87,26 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
                 progress(settled, None)
         frontier = nxt
     return G
+
+
+def _settle(eng: Engine, solver: BitboardSolver, keys: list, m: int, jobs: int) -> dict:
+    """Whether each of ``keys`` can still reach ``m`` stacks: an exact search each, on ``jobs``
+    threads over the solver's table (each thread with its own engine)."""
+    def keep(e: Engine, s: BitboardSolver, ch) -> bool:
+        check_interrupt()
+        return e.lower_bound(ch) <= m and s.value(e, ch, m + 1) <= m
+
+    if jobs <= 1 or len(keys) < 2:
+        return {ch: keep(eng, solver, ch) for ch in keys}
+    helpers = solver.helpers(jobs)
+    engines = [Engine(eng.board, eng.cards) for _ in range(jobs)]
+    try:
+        with ThreadPoolExecutor(jobs) as pool:
+            parts = list(pool.map(lambda j: [(ch, keep(engines[j], helpers[j], ch)) for ch in keys[j::jobs]],
+                                  range(jobs)))
+    finally:
+        solver.unshare(helpers)
+    return dict(kv for part in parts for kv in part)
 
 
 # -- analyses ------------------------------------------------------------------------------

@@ -106,15 +106,16 @@ def test_fast_dag_walk_agrees_with_the_graph(pos):
 
 # -- the graph of perfect play ----------------------------------------------------------------
 
+@pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("pos", SMALL)
-def test_perfect_play_graph_is_the_full_graph_cut_to_perfect_positions(pos):
+def test_perfect_play_graph_is_the_full_graph_cut_to_perfect_positions(pos, jobs):
     from fci_solver import optimal as o
 
     full = g.build_graph(pos, CARDS)
     m = full.nodes[g.root(full)]["min_result"]
     keep = {n for n in full if full.nodes[n]["min_result"] == m}
     reached = nx.descendants(full.subgraph(keep), g.root(full)) | {g.root(full)}
-    G = o.optimal_graph(pos, CARDS)
+    G = o.optimal_graph(pos, CARDS, jobs=jobs)  # threads settle the next positions; same graph
     assert set(G) == reached
     assert set(G.edges) == set(full.subgraph(reached).edges)
     for n in G:
