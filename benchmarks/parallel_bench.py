@@ -57,7 +57,7 @@ def main():
     shark, whale = parse_sea(a.sea)
     pairs = [("turns", "gen"), ("lazy", "turns"), ("split", "turns")]
     print("| seed | minimum | " + " | ".join(f"{w} states | {w} s" for w in WAYS) + " | "
-          + " | ".join(f"{a}/{b} x" for a, b in pairs) + " |")
+          + " | ".join(f"{fast}/{base} x" for fast, base in pairs) + " |")
     print("|---|---|" + "---|---|" * len(WAYS) + "---|" * len(pairs))
     ups = {p: [] for p in pairs}
     for seed in seeds:
@@ -65,12 +65,12 @@ def main():
         res = {w: run(pos, cards, w) for w in WAYS}
         mins = {r.min_remaining for r, _ in res.values()}
         assert len(mins) == 1 and all(r.exact for r, _ in res.values()), (seed, res)
-        for a, b in pairs:
-            ups[(a, b)].append(res[b][1] / res[a][1])
+        for fast, base in pairs:
+            ups[(fast, base)].append(res[base][1] / res[fast][1])
         cells = " | ".join(f"{r.states:,} | {t:.2f}" for r, t in res.values())
         print(f"| {seed} | {mins.pop()} | {cells} | " + " | ".join(f"{ups[p][-1]:.2f}" for p in pairs) + " |", flush=True)
-    for (a, b), xs in ups.items():
-        print(f"\n{a} against {b}: median speed-up {statistics.median(xs):.2f}x, least {min(xs):.2f}x, "
+    for (fast, base), xs in ups.items():
+        print(f"\n{fast} against {base}: median speed-up {statistics.median(xs):.2f}x, least {min(xs):.2f}x, "
               f"{sum(x >= 1.6 for x in xs)} of {len(xs)} at 1.6x or more")
 
 

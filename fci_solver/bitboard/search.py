@@ -32,6 +32,7 @@ INITIAL_ENTRIES = 1 << 18
 # 68,000 states (2^24: 0.13 s).
 SHARED_ENTRIES = 1 << 24
 CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
+HEAD_START = 200_000  # states a solve with jobs > 1 runs on one thread before it starts the others
 SLICE = 2000  # states per turn of each move order in a one-thread solve (benchmarks/RESULTS.md)
 DEFAULT_MEMORY_MIB = 2048
 ENTRY_BYTES = 8 + 8 + 1 + 2 + 1
@@ -383,20 +384,23 @@ class BitboardSolver:
             if self._stopped(deadline) or (max_states is not None and ran >= max_states):
                 return walk.result()
 
-    def _run_both_orders(self, eng: Engine, key, beta: int, deadline: float | None):
+    def _run_both_orders(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None):
         """:meth:`_run` with both move orders on one thread, a slice of states each in turn, over
         one table: whichever order reaches the answer first gives it (the other's work stays in
         the table).  On the slowest deals one order is often 10-50 times faster than the other,
-        and which one is not known in advance; taking turns costs at most twice the faster one."""
+        and which one is not known in advance; taking turns costs about twice the states of the
+        faster one alone, less where the other's entries help it."""
         walks = [self._start(eng, key, beta, False), self._start(eng.twin(), key, beta, True)]
+        ran = 0
         while True:
             for walk in walks:
-                self._step(walk, self.slice)
+                ran += self._step(walk, self.slice if max_states is None else max(1, min(self.slice, max_states - ran)))
                 if walk.status in (1, 2):
                     return walk.result()
             if self.progress:
-                self.progress(self.states, min(w.incumbent or K.INF for w in walks))
-            if self._stopped(deadline):
+                found = [w.incumbent for w in walks if w.incumbent is not None]
+                self.progress(self.states, min(found) if found else None)
+            if self._stopped(deadline) or (max_states is not None and ran >= max_states):
                 return min(walks, key=lambda w: w.ctl[5]).result()
 
     def value(self, eng: Engine, key, beta: int, deadline=None, max_states: int | None = None,
@@ -428,29 +432,16 @@ class BitboardSolver:
         root = key_of(pos)
         deadline = t0 + self.time_limit if self.time_limit else None
         if self.jobs > 1:
-            found = self._split_root(eng, root, deadline) if self.parallel == "split" else self._lazy_smp(eng, root, deadline)
-            if found is not None:
-                return self._result(pos, t0, *found)
-        # Null-window passes: first ask "can the lower bound be reached?", then one more stack, ...
-        # A pass that fails proves a lower bound; most deals reach their bound, so the first pass
-        # searches with the tightest pruning and stops at the first line that gets there.
-        proven = eng.lower_bound(root)  # no line ends with fewer stacks
-        beta = self._first_beta(proven)
-        best_inc, best_path = K.INF, None
-        while True:
-            if self.slice:
-                status, value, incumbent, inc = self._run_both_orders(eng, root, beta, deadline)
-            else:
-                status, value, incumbent, inc = self._run(eng, root, beta, deadline)
-            if incumbent < best_inc:
-                best_inc, best_path = incumbent, inc.copy()
-            if status != 1 or value < beta:
-                break
-            proven = value  # the pass failed: value is a proven lower bound
-            beta = value + 1
-            if self.stop_at and value > self.stop_at:
-                status = 2  # "can it be won?" is answered: no, and the minimum is not needed
-                break
+            # one thread first: most deals end within a short head start, and more threads cost a
+            # shared table (0.2-0.3 s to set up); what the head start proved stays in the table
+            status, value, proven, beta, best_inc, best_path = self._passes(eng, root, deadline, HEAD_START)
+            if status == 0 and not self._stopped(deadline):
+                found = self._split_root(eng, root, deadline) if self.parallel == "split" else \
+                    self._lazy_smp(eng, root, deadline)
+                if found is not None:
+                    return self._result(pos, t0, *found)
+        else:
+            status, value, proven, beta, best_inc, best_path = self._passes(eng, root, deadline)
         if status == 0 and best_inc > beta:
             # Out of time in a pass that only looked for lines reaching the bound: spend a little more
             # on an open search, which dives to game ends and so finds a decent line to show.
@@ -469,6 +460,33 @@ class BitboardSolver:
             low = proven
         return self._result(pos, t0, keys, value if exact else None, low, exact,
                             {"table_entries": int(self.table[0].shape[0]), "table_used": self.used})
+
+    def _passes(self, eng: Engine, root, deadline, max_states: int | None = None):
+        """Null-window passes: first ask "can the lower bound be reached?", then one more stack, ...
+        A pass that fails proves a lower bound; most deals reach their bound, so the first pass
+        searches with the tightest pruning and stops at the first line that gets there.
+        Returns (status, value, proven bound, last beta, best incumbent, its path); status 0 when
+        the deadline or ``max_states`` (over all passes) stopped it."""
+        proven = eng.lower_bound(root)  # no line ends with fewer stacks
+        beta = self._first_beta(proven)
+        best_inc, best_path = K.INF, None
+        start = self.states
+        while True:
+            left = None if max_states is None else max(1, max_states - (self.states - start))
+            if self.slice:
+                status, value, incumbent, inc = self._run_both_orders(eng, root, beta, deadline, left)
+            else:
+                status, value, incumbent, inc = self._run(eng, root, beta, deadline, left)
+            if incumbent < best_inc:
+                best_inc, best_path = incumbent, inc.copy()
+            if status != 1 or value < beta:
+                break
+            proven = value  # the pass failed: value is a proven lower bound
+            beta = value + 1
+            if self.stop_at and value > self.stop_at:
+                status = 2  # "can it be won?" is answered: no, and the minimum is not needed
+                break
+        return status, value, proven, beta, best_inc, best_path
 
     def _first_beta(self, proven: int) -> int:
         """The first pass's window: one above the proven bound, or with ``stop_at`` one above it,
