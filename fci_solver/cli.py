@@ -427,7 +427,7 @@ def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1)
     progress = Progress("graph --optimal", enabled=not (quiet or as_json))
     try:
         G = o.optimal_graph(setup.start, setup.cards, max_nodes, jobs=jobs,
-                            progress=lambda n, _: progress(n, unit="perfect-play positions expanded"))
+                            progress=lambda n, _: progress(n, unit="next positions settled"))
     except o.CapReached as e:
         progress.close()
         click.echo(f"fci: {e}", err=True)

@@ -15,6 +15,7 @@ full graph has (:mod:`.graph`) apply with ``target`` set to the minimum.
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import networkx as nx
@@ -64,8 +65,10 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     while frontier:
         check_interrupt()
         turns = {key: eng.turn_counts(key) for key in frontier}
-        todo = sorted({ch for mult in turns.values() for ch in mult if ch not in keeps})
-        keeps.update(_settle(eng, solver, todo, m, jobs))
+        # in the order the positions list them: siblings one after another share subtrees in the table
+        todo = list(dict.fromkeys(ch for key in frontier for ch in sorted(turns[key]) if ch not in keeps))
+        base = len(keeps)
+        keeps.update(_settle(eng, solver, todo, m, jobs, (lambda n: progress(base + n, None)) if progress else None))
         nxt = []
         for key in frontier:
             mult = turns[key]
@@ -83,26 +86,35 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
                             f"{len(depth):,} found, down to turn {depth[ch]}); raise --max-nodes", G)
                 G.add_edge(g.node_id(key), g.node_id(ch), turns=mult[ch])
             settled += 1
-            if progress:
-                progress(settled, None)
         frontier = nxt
     return G
 
 
-def _settle(eng: Engine, solver: BitboardSolver, keys: list, m: int, jobs: int) -> dict:
+def _settle(eng: Engine, solver: BitboardSolver, keys: list, m: int, jobs: int, tick=None) -> dict:
     """Whether each of ``keys`` can still reach ``m`` stacks: an exact search each, on ``jobs``
-    threads over the solver's table (each thread with its own engine)."""
+    threads over the solver's table (each thread with its own engine); ``tick(n)`` with the
+    number settled so far."""
+    lock = threading.Lock()
+    done = [0]
+
     def keep(e: Engine, s: BitboardSolver, ch) -> bool:
         check_interrupt()
-        return e.lower_bound(ch) <= m and s.value(e, ch, m + 1) <= m
+        kept = e.lower_bound(ch) <= m and s.value(e, ch, m + 1) <= m
+        if tick:
+            with lock:
+                done[0] += 1
+                tick(done[0])
+        return kept
 
     if jobs <= 1 or len(keys) < 2:
         return {ch: keep(eng, solver, ch) for ch in keys}
-    helpers = solver.helpers(jobs)
+    helpers = solver.helpers(jobs, full=True)
     engines = [Engine(eng.board, eng.cards) for _ in range(jobs)]
     try:
         with ThreadPoolExecutor(jobs) as pool:
-            parts = list(pool.map(lambda j: [(ch, keep(engines[j], helpers[j], ch)) for ch in keys[j::jobs]],
+            # contiguous runs, not every jobs-th key: neighbouring keys share subtrees in the table
+            step = -(-len(keys) // jobs)
+            parts = list(pool.map(lambda j: [(ch, keep(engines[j], helpers[j], ch)) for ch in keys[j * step:(j + 1) * step]],
                                   range(jobs)))
     finally:
         solver.unshare(helpers)

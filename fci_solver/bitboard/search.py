@@ -323,10 +323,12 @@ class BitboardSolver:
         self.used = int(K.tt_rehash(*self.table, *new))
         self.table = new
 
-    def helpers(self, n: int) -> list["BitboardSolver"]:
+    def helpers(self, n: int, full: bool = False) -> list["BitboardSolver"]:
         """``n`` solvers that search on other threads with this solver's table, grown first (a
-        shared table is never replaced).  Call :meth:`unshare` after."""
-        size = min(self.max_entries, SHARED_ENTRIES)
+        shared table is never replaced): to :data:`SHARED_ENTRIES`, or with ``full`` to the whole
+        memory budget (work of many minutes, which would evict what it needs from a smaller
+        table; the page faults of the larger one cost seconds).  Call :meth:`unshare` after."""
+        size = self.max_entries if full else min(self.max_entries, SHARED_ENTRIES)
         if self.table is None:
             self.table = self._new_table(size)
             self.used = 0
