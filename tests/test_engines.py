@@ -300,3 +300,18 @@ def test_the_line_a_search_proved_is_read_back_from_the_table():
         key = next(ch for ch in eng.children(key) if s._tt(ch) == (1, True))
         steps += 1
     assert steps > 0 and len(position_of(pos.board, key)) == 1
+
+
+@pytest.mark.parametrize("parallel", ["lazy", "split"])
+def test_can_it_be_won_on_two_threads_answers_yes_with_a_line(monkeypatch, parallel):
+    # past the one-thread head start, a thread that meets a line within the target ends the solve
+    from fci_solver.bitboard import search as bs
+    from fci_solver.position import Deal
+
+    monkeypatch.setattr(bs, "HEAD_START", 10)
+    pos = Deal.random("standard", 1712).position(2, False, False)
+    s = bs.BitboardSolver(CARDS, jobs=2, stop_at=3)
+    s.parallel = parallel
+    r = s.solve(pos)
+    assert r.min_remaining <= 3 and r.lower_bound <= r.min_remaining
+    assert len(replay_end(pos, r.line)) == r.min_remaining

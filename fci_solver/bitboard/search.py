@@ -521,7 +521,12 @@ class BitboardSolver:
         if not kids:
             return None
         kids.sort(key=eng.lower_bound)
-        workers = list(zip([Engine(eng.board, self.cards) for _ in range(self.jobs)], self.helpers(self.jobs)))
+        helpers = self.helpers(self.jobs)
+        for h in helpers:
+            # a turn's search asks "fewer than beta?", and with stop_at beta is stop_at + 1: a
+            # search stopped at stop_at would read as one out of time
+            h.stop_at = 0
+        workers = list(zip([Engine(eng.board, self.cards) for _ in range(self.jobs)], helpers))
         try:
             return self._split_passes(eng, root, kids, workers, deadline)
         finally:
@@ -594,15 +599,19 @@ class BitboardSolver:
                 def work(w: int) -> None:
                     e, s = workers[w]
                     s.cancel = stop
-                    v = s.value(e, root, beta, deadline, near_first=w % 2 == 1)
-                    if v is not None and not stop.is_set():
-                        first.append((v, w))
+                    status, v, _, inc = s._run(e, root, beta, deadline, near_first=w % 2 == 1)
+                    if status in (1, 2) and not stop.is_set():
+                        first.append((status, v, w, inc.copy()))
                     stop.set()
 
                 self._join([threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)], workers)
                 if not first:
                     return self._play_out(eng, root, []), None, proven, False  # out of time
-                v, w = first[0]
+                status, v, w, inc = first[0]
+                if status == 2:
+                    # a line within stop_at ("can it be won?": yes); the minimum is not asked
+                    keys = self._incumbent_keys(inc)
+                    return self._play_out(eng, keys[-1] if keys else root, keys), None, proven, False
                 if v < beta:
                     e, s = workers[w]
                     s.cancel = None
