@@ -41,11 +41,11 @@ def emit_json(obj) -> None:
 
 # -- shared options ------------------------------------------------------------
 
-def jobs_option(why: str, cpus: bool = True):
-    """``--jobs``: threads that grade (the kernels release the GIL)."""
+def jobs_option(why: str, cpus: bool = True, work: str = "grade"):
+    """``--jobs``: threads that do ``work`` (the kernels release the GIL)."""
     default = (lambda: min(os.cpu_count() or 1, 4)) if cpus else 1
     return click.option("--jobs", "-j", type=click.IntRange(min=1), default=default,
-                        show_default="CPUs, at most 4" if cpus else True, help=f"Threads that grade ({why}).")
+                        show_default="CPUs, at most 4" if cpus else True, help=f"Threads that {work} ({why}).")
 
 
 def deal_options(f=None, *, sea_default: str = "both"):
@@ -368,7 +368,7 @@ def perft_cmd(setup: Setup, depth, engine, as_json):
 @click.option("--out", "out", type=click.Path(dir_okay=False), help="Write the graph: .graphml, .gexf or .dot.")
 @click.option("--labels/--no-labels", default=True, show_default=True, help="In the --out file, label each edge with one turn (JSON notation).")
 @click.option("--optimal", is_flag=True, help="Only the graph of perfect play: positions on some line that reaches the minimum.")
-@jobs_option("--optimal; the graph does not depend on it")
+@jobs_option("with --optimal; the graph does not depend on it", work="settle the next positions")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, jobs, quiet, as_json):
