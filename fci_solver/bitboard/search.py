@@ -134,12 +134,13 @@ class Engine:
         self.prey, self.mid, self.reach, self.bydist, self.dstart, self.maxd, self.cellrc = geometry(board)
         self.ab, self.cmask = card_arrays(cards)
         self._buf = None
+        self._twin = None
         self._wk = np.empty(K.WORK, np.int64)
         self.work = np.empty(K.search_work_size(self.bydist.shape[0]), np.int64)
 
     def twin(self) -> "Engine":
         """An engine for the same board and cards with its own buffers (a second search at once)."""
-        if getattr(self, "_twin", None) is None:
+        if self._twin is None:
             t = copy.copy(self)
             t._buf, t._twin = None, None
             t._wk = np.empty(K.WORK, np.int64)
@@ -438,8 +439,7 @@ class BitboardSolver:
             # shared table (0.2-0.3 s to set up); what the head start proved stays in the table
             status, value, proven, beta, best_inc, best_path = self._passes(eng, root, deadline, HEAD_START)
             if status == 0 and not self._stopped(deadline):
-                found = self._split_root(eng, root, deadline) if self.parallel == "split" else \
-                    self._lazy_smp(eng, root, deadline)
+                found = self._threads(eng, root, deadline)
                 if found is not None:
                     return self._result(pos, t0, *found)
         else:
@@ -507,124 +507,108 @@ class BitboardSolver:
         return SolveResult(pos, value, low, line, positions, exact, self.states, time.perf_counter() - t0, "bitboard",
                            {**(extra or {"jobs": self.jobs}), "compile_seconds": round(compile_seconds, 3)})
 
-    def _split_root(self, eng: Engine, root, deadline):
-        """The null-window passes of :meth:`solve` with the root's turns shared out among ``jobs``
-        threads, each with its own engine, all sharing this solver's table (the kernels release the
-        GIL): what one thread proves in a subtree, the others find when they transpose into it.
-
-        A pass asks every turn "can you reach less than beta?"; the first that can ends the pass
-        for all (beta is one above the proven bound, so it reaches the minimum); when none can,
-        the least of their bounds is the root's, and the next pass asks one more.  Returns
-        (keys, value, lower bound, exact), or None when the root has no turn (the serial search
-        handles it)."""
+    def _threads(self, eng: Engine, root, deadline):
+        """The null-window passes of :meth:`solve` on ``jobs`` threads, each with its own engine,
+        all sharing this solver's table (the kernels release the GIL): what one thread proves, the
+        others find when they reach it.  A pass is shared out as :attr:`parallel` says
+        (:meth:`_split_pass`, :meth:`_lazy_pass`).  Returns (keys, value, lower bound, exact), or
+        None when the root has no turn (the serial search handles it)."""
         kids = eng.children(root)
         if not kids:
             return None
-        kids.sort(key=eng.lower_bound)
+        if self.parallel == "split":
+            kids.sort(key=eng.lower_bound)
         helpers = self.helpers(self.jobs)
         for h in helpers:
-            # a turn's search asks "fewer than beta?", and with stop_at beta is stop_at + 1: a
-            # search stopped at stop_at would read as one out of time
+            # a pass asks "fewer than beta?", and with stop_at beta is stop_at + 1: a search
+            # stopped at stop_at would read as one out of time
             h.stop_at = 0
         workers = list(zip([Engine(eng.board, self.cards) for _ in range(self.jobs)], helpers))
-        try:
-            return self._split_passes(eng, root, kids, workers, deadline)
-        finally:
-            self.shared = False
-
-    def _split_passes(self, eng: Engine, root, kids: list, workers: list, deadline):
-        proven = eng.lower_bound(root)
-        beta = self._first_beta(proven)
-        while True:
-            stop, lock = threading.Event(), threading.Lock()
-            todo = iter(range(len(kids)))
-            bounds, found, timed_out = [], [], []
-
-            def work(w: int) -> None:
-                e, s = workers[w]
-                s.cancel = stop
-                while not stop.is_set():
-                    with lock:
-                        i = next(todo, None)
-                    if i is None:
-                        return
-                    lb = e.lower_bound(kids[i])
-                    if lb >= beta:
-                        v = lb
-                    else:
-                        v = s.value(e, kids[i], beta, deadline)
-                    if v is None:
-                        if not stop.is_set():
-                            timed_out.append(i)
-                            stop.set()
-                        return
-                    with lock:
-                        if v < beta:
-                            found.append((v, i, w))
-                            stop.set()
-                        else:
-                            bounds.append(v)
-
-            self._join([threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)], workers)
-            if found:
-                v, i, w = min(found)
-                e, s = workers[w]
-                s.cancel = None
-                keys = [kids[i]] + s.principal_keys(e, kids[i], v)
-                if self.stop_at and v <= self.stop_at and v > proven:
-                    return keys, v, proven, False  # a line within the target; the minimum is not asked
-                return keys, v, v, True
-            if timed_out:
-                return self._play_out(eng, root, []), None, proven, False
-            proven = min(bounds)  # every turn is proven to reach no fewer
-            if self.stop_at and proven > self.stop_at:
-                return self._play_out(eng, root, []), None, proven, False  # "can it be won?": no
-            beta = proven + 1
-
-    def _lazy_smp(self, eng: Engine, root, deadline):
-        """The null-window passes of :meth:`solve` with every thread on the whole tree (Lazy SMP):
-        the threads share this solver's table and differ in their move order (generation order,
-        near-first), so each meets what the other proved in the subtrees it has not reached yet.
-        The first thread to finish a pass answers it for all.  Same return as :meth:`_split_root`."""
-        if not eng.children(root):
-            return None
-        workers = list(zip([Engine(eng.board, self.cards) for _ in range(self.jobs)], self.helpers(self.jobs)))
+        one_pass = self._split_pass if self.parallel == "split" else self._lazy_pass
         try:
             proven = eng.lower_bound(root)
             beta = self._first_beta(proven)
             while True:
-                stop = threading.Event()
-                first: list = []
-
-                def work(w: int) -> None:
-                    e, s = workers[w]
-                    s.cancel = stop
-                    status, v, _, inc = s._run(e, root, beta, deadline, near_first=w % 2 == 1)
-                    if status in (1, 2) and not stop.is_set():
-                        first.append((status, v, w, inc.copy()))
-                    stop.set()
-
-                self._join([threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)], workers)
-                if not first:
+                v, keys = one_pass(root, kids, workers, beta, deadline)
+                if v is None:
                     return self._play_out(eng, root, []), None, proven, False  # out of time
-                status, v, w, inc = first[0]
-                if status == 2:
-                    # a line within stop_at ("can it be won?": yes); the minimum is not asked
-                    keys = self._incumbent_keys(inc)
-                    return self._play_out(eng, keys[-1] if keys else root, keys), None, proven, False
-                if v < beta:
-                    e, s = workers[w]
-                    s.cancel = None
-                    keys = s.principal_keys(e, root, v)
+                if keys is not None:
                     if self.stop_at and v <= self.stop_at and v > proven:
-                        return keys, v, proven, False
+                        return keys, v, proven, False  # a line within the target; the minimum is not asked
                     return keys, v, v, True
-                proven = v
+                proven = v  # the pass failed: a proven bound
                 if self.stop_at and proven > self.stop_at:
-                    return self._play_out(eng, root, []), None, proven, False
+                    return self._play_out(eng, root, []), None, proven, False  # "can it be won?": no
                 beta = proven + 1
         finally:
             self.shared = False
+
+    def _split_pass(self, root, kids: list, workers: list, beta: int, deadline):
+        """One pass with the root's turns shared out: each asks "can you reach less than beta?";
+        the first that can ends the pass for all, and when none can the least of their bounds is
+        the root's.  Returns (value, line keys) for a line below beta, (bound, None) when there is
+        none, (None, None) out of time."""
+        stop, lock = threading.Event(), threading.Lock()
+        todo = iter(range(len(kids)))
+        bounds, found, timed_out = [], [], []
+
+        def work(w: int) -> None:
+            e, s = workers[w]
+            s.cancel = stop
+            while not stop.is_set():
+                with lock:
+                    i = next(todo, None)
+                if i is None:
+                    return
+                lb = e.lower_bound(kids[i])
+                v = lb if lb >= beta else s.value(e, kids[i], beta, deadline)
+                if v is None:
+                    if not stop.is_set():
+                        timed_out.append(i)
+                        stop.set()
+                    return
+                with lock:
+                    if v < beta:
+                        found.append((v, i, w))
+                        stop.set()
+                    else:
+                        bounds.append(v)
+
+        self._join([threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)], workers)
+        if found:
+            v, i, w = min(found)
+            e, s = workers[w]
+            s.cancel = None
+            return v, [kids[i]] + s.principal_keys(e, kids[i], v)
+        if timed_out:
+            return None, None
+        return min(bounds), None
+
+    def _lazy_pass(self, root, kids: list, workers: list, beta: int, deadline):
+        """One pass with every thread on the whole tree (Lazy SMP), each in its own move order
+        (generation order, near-first), so each meets in the table what the other proved in the
+        subtrees it has not reached yet; the first to finish answers for all.  Returns as
+        :meth:`_split_pass`."""
+        stop = threading.Event()
+        first: list = []
+
+        def work(w: int) -> None:
+            e, s = workers[w]
+            s.cancel = stop
+            v = s.value(e, root, beta, deadline, near_first=w % 2 == 1)
+            if v is not None and not stop.is_set():
+                first.append((v, w))
+            stop.set()
+
+        self._join([threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)], workers)
+        if not first:
+            return None, None
+        v, w = first[0]
+        if v >= beta:
+            return v, None
+        e, s = workers[w]
+        s.cancel = None
+        return v, s.principal_keys(e, root, v)
 
     def _join(self, threads: list, workers: list) -> None:
         """Run the threads to the end, the main thread free for Ctrl-C; their states count as ours."""
