@@ -28,6 +28,9 @@ from .position import Position
 from .bitboard.search import BitboardSolver, Engine, key_of
 
 
+CHUNK = 2000
+
+
 class CapReached(FciError):
     """The graph outgrew ``max_nodes``; ``partial`` holds what was built."""
 
@@ -54,7 +57,22 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     first, on ``jobs`` threads sharing one table (the graph does not depend on it).
     """
     eng = Engine(start.board, cards)
-    solver = BitboardSolver(cards, memory=memory)
+    # Kernel calls of CHUNK states: the first stores into a fresh table of the whole budget fault
+    # in pages for seconds, and Ctrl-C is answered between calls.
+    solver = BitboardSolver(cards, memory=memory, chunk=CHUNK)
+    # The threads share a table of the whole memory budget, made before the first search: the
+    # 2^24 entries a solve shares hold a quarter of what a long build uses, and a table made later
+    # is filled by a rehash that no Ctrl-C can stop.
+    helpers = solver.helpers(jobs, full=True) if jobs > 1 else []
+    workers = list(zip([Engine(start.board, cards) for _ in helpers], helpers)) or [(eng, solver)]
+    try:
+        return _build(start, eng, solver, workers, max_nodes, progress)
+    finally:
+        if helpers:
+            solver.unshare(helpers)
+
+
+def _build(start: Position, eng: Engine, solver: BitboardSolver, workers: list, max_nodes: int, progress):
     root = key_of(start)
     m = minimum_of(solver, eng, root)
     G = nx.DiGraph(root=g.node_id(root), margin=start.board.margin, height=start.board.height,
@@ -68,7 +86,7 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
         # in the order the positions list them: siblings one after another share subtrees in the table
         todo = list(dict.fromkeys(ch for key in frontier for ch in sorted(turns[key]) if ch not in keeps))
         base = len(keeps)
-        keeps.update(_settle(eng, solver, todo, m, jobs, (lambda n: progress(base + n, None)) if progress else None))
+        keeps.update(_settle(workers, todo, m, (lambda n: progress(base + n, None)) if progress else None))
         nxt = []
         for key in frontier:
             mult = turns[key]
@@ -90,10 +108,9 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     return G
 
 
-def _settle(eng: Engine, solver: BitboardSolver, keys: list, m: int, jobs: int, tick=None) -> dict:
-    """Whether each of ``keys`` can still reach ``m`` stacks: an exact search each, on ``jobs``
-    threads over the solver's table (each thread with its own engine); ``tick(n)`` with the
-    number settled so far."""
+def _settle(workers: list, keys: list, m: int, tick=None) -> dict:
+    """Whether each of ``keys`` can still reach ``m`` stacks: an exact search each, shared among
+    the (engine, solver) ``workers``, one thread each; ``tick(n)`` with the number settled so far."""
     lock = threading.Lock()
     done = [0]
 
@@ -106,18 +123,14 @@ def _settle(eng: Engine, solver: BitboardSolver, keys: list, m: int, jobs: int, 
                 tick(done[0])
         return kept
 
-    if jobs <= 1 or len(keys) < 2:
-        return {ch: keep(eng, solver, ch) for ch in keys}
-    helpers = solver.helpers(jobs, full=True)
-    engines = [Engine(eng.board, eng.cards) for _ in range(jobs)]
-    try:
-        with ThreadPoolExecutor(jobs) as pool:
-            # contiguous runs, not every jobs-th key: neighbouring keys share subtrees in the table
-            step = -(-len(keys) // jobs)
-            parts = list(pool.map(lambda j: [(ch, keep(engines[j], helpers[j], ch)) for ch in keys[j * step:(j + 1) * step]],
-                                  range(jobs)))
-    finally:
-        solver.unshare(helpers)
+    if len(workers) == 1 or len(keys) < 2:
+        e, s = workers[0]
+        return {ch: keep(e, s, ch) for ch in keys}
+    # contiguous runs, not every n-th key: neighbouring keys share subtrees in the table
+    step = -(-len(keys) // len(workers))
+    with ThreadPoolExecutor(len(workers)) as pool:
+        parts = list(pool.map(lambda j: [(ch, keep(*workers[j], ch)) for ch in keys[j * step:(j + 1) * step]],
+                              range(len(workers))))
     return dict(kv for part in parts for kv in part)
 
 

@@ -31,6 +31,7 @@ INITIAL_ENTRIES = 1 << 18
 # budget: its first touches fault in a page each, and 2^26 entries cost 3 s on a solve of
 # 68,000 states (2^24: 0.13 s).
 SHARED_ENTRIES = 1 << 24
+FAULT_SLICE = 1 << 21  # entries of a large new table touched between two Ctrl-C checks
 CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
 HEAD_START = 200_000  # states a solve with jobs > 1 runs on one thread before it starts the others
 SLICE = 2000  # states per turn of each move order in a one-thread solve (benchmarks/RESULTS.md)
@@ -308,8 +309,17 @@ class BitboardSolver:
 
     @staticmethod
     def _new_table(size: int):
-        return (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8),
-                np.zeros(size, np.int16), np.zeros(size, np.uint8))
+        table = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8),
+                 np.zeros(size, np.int16), np.zeros(size, np.uint8))
+        if size > SHARED_ENTRIES:
+            # The pages of a fresh table come on first touch, and the first kernel call into a
+            # table of the whole budget touches most of them: 3.6 s for 2^26 entries in one call
+            # no Ctrl-C could stop.  Touched here a slice at a time, Ctrl-C is answered in between.
+            for a in table:
+                for lo in range(0, size, FAULT_SLICE):
+                    a[lo:lo + FAULT_SLICE] = 0
+                    interrupt.check()
+        return table
 
     def _alloc_table(self):
         # Start small and grow: a table spread over the whole budget would fault in a page per store.
