@@ -19,7 +19,7 @@ from fci_solver.search import solve
 
 from helpers import CARDS
 
-FCI = [sys.executable, "-c", "from fci_solver.cli import main; main()"]
+FCI = [sys.executable, "-c", "from fci_solver.launch import main; main()"]  # what the fci command runs
 
 
 def rows(db):

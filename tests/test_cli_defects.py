@@ -19,7 +19,7 @@ from fci_solver.search import solve
 
 from helpers import CARDS, board
 
-FCI = [sys.executable, "-c", "from fci_solver.cli import main; main()"]
+FCI = [sys.executable, "-c", "from fci_solver.launch import main; main()"]  # what the fci command runs
 
 
 def run(args, **kw):
@@ -67,6 +67,8 @@ def test_the_reference_engine_honours_its_time_limit_with_the_whale():
     ["solve", "--random", "--seed", "1", "--engine", "reference", "-q"],
     ["generate", "-d", "expert", "-n", "3", "-q"],
     ["aye", "analyse", "--players", "4"],  # the full hand: minutes of kernel calls
+    ["solve", "--random", "--seed", "1600", "--sea", "none", "-q", "--jobs", "2"],  # Lazy SMP past its head start
+    ["graph", "--optimal", "--random", "--seed", "13", "--sea", "none", "-q", "--jobs", "2"],  # a table of the whole budget
 ])
 def test_ctrl_c_stops_within_a_second_with_status_130(args):
     p = subprocess.Popen(FCI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -78,6 +80,16 @@ def test_ctrl_c_stops_within_a_second_with_status_130(args):
     assert time.perf_counter() - t < 1.5
     assert p.returncode == 130 and err.strip().endswith("interrupted")
     assert "Traceback" not in err
+
+
+def test_ctrl_c_while_the_command_is_still_starting_is_one_line_and_130():
+    # the first half second imports numpy, numba and click
+    p = subprocess.Popen(FCI + ["solve", "--random", "--seed", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=10)
+    assert p.returncode == 130 and err.strip() == "fci: interrupted"
 
 
 def test_a_capped_graph_fails_at_once_and_a_missing_folder_before_any_work(tmp_path, capsys):
