@@ -34,7 +34,7 @@ def warm_up(cards):
 
     pos = Deal.random("standard", 0).position(2, False, False)
     BitboardSolver(cards, memory=64).solve(pos.replace(stacks=pos.stacks[:3]))
-    K.tt_rehash(*BitboardSolver._new_table(16), *BitboardSolver._new_table(64))  # first used when a table grows
+    K.tt_rehash(BitboardSolver._new_table(16), BitboardSolver._new_table(64))  # first used when a table grows
 
 
 def batch(layout, sea, count, time_limit, memory, slice_=None):

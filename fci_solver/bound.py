@@ -2,7 +2,8 @@
 
 The set of top cards only ever shrinks (a predator keeps its top card), so a stack whose top
 has no other top 1-3 above it can never be eaten normally: see :func:`lower_bound` for the
-escapes (the Shark, discards) and the islands refinement, and RULES.md for why it is sound.
+escapes (the Shark, discards) and the refinement for stacks that can never meet, and RULES.md
+for why it is sound.
 """
 
 from __future__ import annotations
@@ -22,13 +23,70 @@ def mover_cards(cards: CardTable) -> set[int]:
     return {c.value for c in cards if c.ability in ("move", "swap")}
 
 
-def _can_move(tops: set[int], cards: CardTable, shark: bool) -> bool:
-    """Whether a stack may still change cell other than by eating: some mover on top can still eat."""
-    return any(m in tops and any(q < m and (shark or m - q <= 3) for q in tops) for m in mover_cards(cards))
+def _prey(c: int, tops: set[int], shark: bool) -> set[int]:
+    """The tops ``c`` could eat by value (the Shark eats any lower card)."""
+    return {q for q in tops if q < c and (shark or c - q <= 3)}
+
+
+def reach_sets(pos: Position, shark: bool) -> tuple[dict[int, set[int]], dict[int, set[int]]]:
+    """While no ability moves a stack (and there is no Whale), where each stack may yet stand.
+
+    A stack then moves only onto what it eats, so the cells it may stand on are those of the
+    cards in ``S[c]``: its own, and those of whatever it may yet eat, transitively.  ``c`` may ever
+    eat ``q`` only if some cell of ``S[c]`` is within distance 2 of some cell of ``S[q]`` (no eat
+    reaches farther): ``N[c]`` is every card within distance 2 of ``S[c]``'s cells, and the
+    sets grow together until nothing changes (the least fixpoint, so any order of growth gives
+    the same sets).  Returns (S, N).
+    """
+    cell = {s.card: s.cell for s in pos.stacks}
+    tops = set(cell)
+    near = {a: {b for b in tops if rules.distance(cell[a], cell[b]) <= 2} for a in tops}
+    S = {c: {c} for c in tops}
+    N = {c: set(near[c]) for c in tops}
+    changed = True
+    while changed:
+        changed = False
+        for e in tops:
+            for q in _prey(e, tops, shark):
+                if N[e] & S[q] and not S[q] <= S[e]:
+                    S[e] |= S[q]
+                    for j in S[q]:
+                        N[e] |= near[j]
+                    changed = True
+    return S, N
+
+
+def _far_prey(pos: Position) -> bool:
+    """Whether some top has cards above it that could eat it by value but none within distance 2."""
+    cell = {s.card: s.cell for s in pos.stacks}
+    return any(eat and not any(rules.distance(cell[t], cell[e]) <= 2 for e in eat)
+               for t in cell for eat in [{t + 1, t + 2, t + 3} & set(cell)])
+
+
+def still_eaters(pos: Position, cards: CardTable, shark: bool) -> dict[int, set[int]] | None:
+    """When no ability can ever move a stack again: for each top, the tops that may ever eat it
+    normally; None when some card with a move or swap ability may still eat (so may act).
+
+    Also None when every top that something could eat by value has such an eater within
+    distance 2 already: the reach sets then seldom change the bound, and they cost more than the
+    rest of it (the engines compute them only when this test passes).
+    """
+    if not _far_prey(pos):
+        return None
+    S, N = reach_sets(pos, shark)
+    tops = set(S)
+    for m in mover_cards(cards) & tops:
+        if any(N[m] & S[q] for q in _prey(m, tops, shark)):
+            return None
+    return {t: {e for e in tops if 1 <= e - t <= 3 and N[e] & S[t]} for t in tops}
+
+
+DISCARD_DEPTH = 3  # discard choices searched exactly; beyond, each discard is assumed to remove a stuck top
 
 
 def islands(pos: Position) -> list[list]:
-    """Groups of stacks linked by chains of stacks at most 2 apart (Manhattan distance)."""
+    """Groups of stacks linked by chains of stacks at most 2 apart (Manhattan distance): while no
+    ability moves a stack, stacks of different islands never meet (the reach sets are finer)."""
     left = list(pos.stacks)
     groups = []
     while left:
@@ -42,15 +100,16 @@ def islands(pos: Position) -> list[list]:
     return groups
 
 
-DISCARD_DEPTH = 3  # discard choices searched exactly; beyond, each discard is assumed to remove a stuck top
+def _plain_eaters(tops: set[int]) -> dict[int, set[int]]:
+    return {t: {t + 1, t + 2, t + 3} & tops for t in tops}
 
 
-def _stuck(tops: set[int], groups: list[set[int]]) -> set[int]:
-    """Tops that no top of their own group can eat (an eater is 1-3 higher)."""
-    return {t for g in groups for t in g & tops if not any(t + d in g & tops for d in (1, 2, 3))}
+def _stuck(tops: set[int], eaters: dict[int, set[int]]) -> set[int]:
+    """Tops that no top can eat, ``eaters[t]`` being the cards that may ever eat t."""
+    return {t for t in tops if not eaters[t] & tops}
 
 
-def _fewest_stuck(tops: set[int], unstacked: set[int], discards: int, groups: list[set[int]],
+def _fewest_stuck(tops: set[int], unstacked: set[int], discards: int, eaters: dict[int, set[int]],
                   below: int = 16, depth: int = 0) -> int:
     """The fewest stuck tops left after discarding at most ``discards`` unstacked tops.
 
@@ -58,14 +117,14 @@ def _fewest_stuck(tops: set[int], unstacked: set[int], discards: int, groups: li
     someone's eater), so only stuck tops are discarded, highest first.  A discarded top never
     ate (it would be stacked), so it eats nothing: tops it could have eaten may become stuck.
     """
-    stuck = _stuck(tops, groups)
+    stuck = _stuck(tops, eaters)
     if depth == DISCARD_DEPTH:
         return len(stuck - unstacked) + max(0, len(stuck & unstacked) - discards)
     best = len(stuck)
     if discards:
         for u in stuck & unstacked:
             if u < below:
-                best = min(best, _fewest_stuck(tops - {u}, unstacked, discards - 1, groups, u, depth + 1))
+                best = min(best, _fewest_stuck(tops - {u}, unstacked, discards - 1, eaters, u, depth + 1))
     return best
 
 
@@ -82,13 +141,15 @@ def lower_bound(pos: Position, cards: CardTable) -> int:
     top must never have eaten, so the tops only it could eat are stuck too
     (:func:`_fewest_stuck`).  The Shark's one eat removes at most one more.
 
-    Islands: no eat reaches farther than Manhattan distance 2, and an eat
-    leaves the merged stack on one of the two cells, so when nothing can move
-    a stack any more (no Whale, and no card with a move or swap ability is on
-    top with something it can still eat) the occupied cells only ever become
-    fewer.  Stacks then meet only within their island (stacks linked by
-    steps of distance <= 2), so a top is also stuck when no top of its own
-    island can eat it.
+    Stacks that can never meet: no eat reaches farther than Manhattan
+    distance 2, and an eat leaves the merged stack on one of the two cells,
+    so as long as no ability moves a stack (and there is no Whale) a stack
+    only ever moves onto a stack it eats.  Where each stack may yet stand
+    follows (:func:`reach_sets`), and so which tops may ever come within reach
+    of each other.  An ability acts only after its own card has eaten, so
+    when no card with a move or swap ability may ever reach something it can
+    eat, no ability will ever act, and a top is also stuck when no card that
+    may reach it can eat it.
     """
     tops = {s.card for s in pos.stacks}
     unstacked = {s.card for s in pos.stacks if not s.stacked}
@@ -96,9 +157,11 @@ def lower_bound(pos: Position, cards: CardTable) -> int:
     for c in discard_sources(cards):
         if c in tops:
             discards += sum(1 for d in (1, 2, 3) if c - d in tops) + (1 if pos.shark else 0)
-    n = _fewest_stuck(tops, unstacked, discards, [tops])
-    if n < len(tops) and not pos.whale and not _can_move(tops, cards, pos.shark):
-        n = _fewest_stuck(tops, unstacked, discards, [{s.card for s in g} for g in islands(pos)])
+    n = _fewest_stuck(tops, unstacked, discards, _plain_eaters(tops))
+    if n < len(tops) and not pos.whale:
+        eaters = still_eaters(pos, cards, pos.shark)
+        if eaters is not None:
+            n = _fewest_stuck(tops, unstacked, discards, eaters)
     if pos.shark and len(tops) >= 2:
         n -= 1
     return max(1, n)

@@ -160,6 +160,42 @@ def test_stacks_too_far_apart_to_ever_meet_stay_apart():
     assert lower_bound(q, CARDS) == 1
 
 
+def test_a_mover_with_nothing_to_eat_on_its_island_moves_nothing():
+    # The Rat (5) is the only card that could move a stack, and its only prey, the Spider (2:2), is
+    # three cells away: they never meet (no eat reaches farther than 2), so the Rat never eats,
+    # never moves anything, and the 2 and the 8 both stay
+    from helpers import board
+    p = board("2:2 . . 5 8")
+    assert lower_bound(p, CARDS) == 2
+    assert Engine(p.board, CARDS).lower_bound(key_of(p)) == 2
+    assert brute_minimum(p) == 2
+    # one cell nearer, the Rat eats the Spider, and its ability may move a stack: no islands
+    q = board("2:2 . 5 8")
+    assert lower_bound(q, CARDS) == 1
+
+
+@st.composite
+def spread_positions(draw):
+    """Few stacks on a long board, movers among them: islands that a mover may or may not join."""
+    h = draw(st.integers(1, 2))
+    w = draw(st.integers(4, 6))
+    board = Board(h, w, draw(st.integers(0, 1)))
+    cells = list(board.cells)
+    n = draw(st.integers(2, 4))
+    chosen = draw(st.lists(st.sampled_from(cells), min_size=n, max_size=n, unique=True))
+    pool = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14) if draw(st.booleans()) else tuple(range(16))
+    values = draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n, unique=True))
+    stacked = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    stacks = tuple(Stack(c, v, 2 if s else 1) for c, v, s in zip(chosen, values, stacked))
+    return Position(board, stacks, draw(st.booleans()), False, draw(st.sampled_from((None,) + EFFECTS)))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spread_positions())
+def test_the_island_bound_with_movers_never_exceeds_the_minimum(pos):
+    assert Engine(pos.board, CARDS).lower_bound(key_of(pos)) == lower_bound(pos, CARDS) <= brute_minimum(pos)
+
+
 def test_a_discarded_top_never_ate_so_its_prey_stays():
     # 4:2 is stuck; the Lizard may discard the unstacked 15, but then nothing can eat the 14:
     # discarding 15 frees nothing, so two stacks stay
@@ -240,31 +276,37 @@ def replay_end(pos, line):
 
 
 def test_an_entry_another_thread_left_half_written_reads_as_a_miss():
-    # Threads share one table and an entry is five separate stores, so a reader can meet one
-    # whose key words are a new position's and whose value is still the old one's (or the
-    # reverse).  The second key word is stored mixed with the value and tag: such an entry
-    # matches neither position.
+    # Threads share one table and an entry is three separate stores, so a reader can meet one
+    # whose key words are a new position's and whose data word is still the old one's (or the
+    # reverse).  Both key words are stored mixed with the data word: such an entry matches
+    # neither position.
     import numpy as np
     from fci_solver.bitboard.kernels import tt_lookup, tt_store
-    from fci_solver.bitboard.kernels.table import _mix
+    from fci_solver.bitboard.kernels.table import _data, _mix
 
-    t = tuple(np.zeros(16, d) for d in (np.uint64, np.uint64, np.uint8, np.int16, np.uint8))
+    t = np.zeros((16, 3), np.uint64)
     a = (np.uint64(11), np.uint64(12), np.int64(0))
     b = (np.uint64(21), np.uint64(22), np.int64(0))  # same tag as a
-    tt_store(*t, *a, np.int64(3 | 256), 1)
-    slot = int(np.nonzero(t[2])[0][0])
-    whole = [arr[slot].copy() for arr in t]
-    assert tt_lookup(*t[:4], *a) == 3 | 256
+    tt_store(t, *a, np.int64(3 | 256), 1)
+    slot = int(np.nonzero(t[:, 2])[0][0])
+    whole = t[slot].copy()
+    assert tt_lookup(t, *a) == 3 | 256
 
-    # b's key words written (mixed with b's value, 5), the value still a's
-    t[0][slot], t[1][slot] = b[0], b[1] ^ _mix(np.int16(5), t[2][slot])
-    assert tt_lookup(*t[:4], *b) == -1
+    # b's key words written (mixed with b's data: value 5), the data word still a's
+    d = _data(np.uint64(1), np.int64(5), np.int64(1))
+    t[slot, 0], t[slot, 1] = b[0] ^ _mix(d), b[1] ^ _mix(d ^ b[0])
+    assert tt_lookup(t, *b) == -1
+    assert tt_lookup(t, *a) == -1
 
-    # a's key words still there, b's value already written
-    for arr, v in zip(t, whole):
-        arr[slot] = v
-    t[3][slot] = np.int16(5)
-    assert tt_lookup(*t[:4], *a) == -1
+    # a's key words still there, b's data word already written
+    t[slot] = whole
+    t[slot, 2] = d
+    assert tt_lookup(t, *a) == -1
+
+    # one key word of each
+    t[slot] = whole
+    t[slot, 1] = b[1] ^ _mix(whole[2] ^ b[0])
+    assert tt_lookup(t, *a) == -1 and tt_lookup(t, *b) == -1
 
 
 def test_the_kernel_cache_is_dropped_when_any_kernel_source_changes(tmp_path):

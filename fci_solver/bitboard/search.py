@@ -36,7 +36,7 @@ CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
 HEAD_START = 200_000  # states a solve with jobs > 1 runs on one thread before it starts the others
 SLICE = 2000  # states per turn of each move order in a one-thread solve (benchmarks/RESULTS.md)
 DEFAULT_MEMORY_MIB = 2048
-ENTRY_BYTES = 8 + 8 + 1 + 2 + 1
+ENTRY_BYTES = 8 * K.FIELDS
 PERFT_SLICE = 4096  # level states per perft kernel call
 
 
@@ -220,7 +220,7 @@ def load_search_kernels(notice=None) -> float:
         solver = BitboardSolver(cards)
         minimum = solver.solve(pos).min_remaining
         solver.principal_keys(Engine(pos.board, cards), key_of(pos), minimum)
-        K.tt_rehash(*solver._new_table(4), *solver._new_table(16))
+        K.tt_rehash(solver._new_table(4), solver._new_table(16))
     finally:
         if timer:
             timer.cancel()
@@ -260,10 +260,9 @@ class _Walk:
         """Run up to ``budget`` states; returns (states run, table entries added)."""
         e, ctl = self.eng, self.ctl
         ck0, ck1, cmeta, clb, cgrp = e.buffers()
-        tk0, tk1, tmeta, tval, twork = table
         ctl[2] = ctl[8] = 0
         ctl[4] = budget
-        K.search(self.fr, ck0, ck1, cmeta, clb, cgrp, tk0, tk1, tmeta, tval, twork,
+        K.search(self.fr, ck0, ck1, cmeta, clb, cgrp, table,
                  e.ab, e.prey, e.mid, e.reach, e.bydist, e.dstart, e.maxd, e.cmask, e.cellrc, ctl, self.inc, e.work)
         return int(ctl[2]), int(ctl[8])
 
@@ -309,16 +308,14 @@ class BitboardSolver:
 
     @staticmethod
     def _new_table(size: int):
-        table = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8),
-                 np.zeros(size, np.int16), np.zeros(size, np.uint8))
+        table = np.zeros((size, K.FIELDS), np.uint64)
         if size > SHARED_ENTRIES:
             # The pages of a fresh table come on first touch, and the first kernel call into a
             # table of the whole budget touches most of them: 3.6 s for 2^26 entries in one call
             # no Ctrl-C could stop.  Touched here a slice at a time, Ctrl-C is answered in between.
-            for a in table:
-                for lo in range(0, size, FAULT_SLICE):
-                    a[lo:lo + FAULT_SLICE] = 0
-                    interrupt.check()
+            for lo in range(0, size, FAULT_SLICE):
+                table[lo:lo + FAULT_SLICE] = 0
+                interrupt.check()
         return table
 
     def _alloc_table(self):
@@ -327,11 +324,11 @@ class BitboardSolver:
         self.used = 0
 
     def _maybe_grow(self):
-        size = self.table[0].shape[0]
+        size = self.table.shape[0]
         if self.shared or self.used * 2 < size or size >= self.max_entries:
             return
         new = self._new_table(min(self.max_entries, size * 4))
-        self.used = int(K.tt_rehash(*self.table, *new))
+        self.used = int(K.tt_rehash(self.table, new))
         self.table = new
 
     def helpers(self, n: int, full: bool = False) -> list["BitboardSolver"]:
@@ -343,9 +340,9 @@ class BitboardSolver:
         if self.table is None:
             self.table = self._new_table(size)
             self.used = 0
-        elif self.table[0].shape[0] < size:
+        elif self.table.shape[0] < size:
             new = self._new_table(size)
-            self.used = int(K.tt_rehash(*self.table, *new))
+            self.used = int(K.tt_rehash(self.table, new))
             self.table = new
         self.shared = True
         out = []
@@ -433,8 +430,7 @@ class BitboardSolver:
         """(value, exact) stored for ``key``, or None: a value that is not exact is a lower bound."""
         if self.table is None:
             return None
-        tk0, tk1, tmeta, tval, _ = self.table
-        w = K.tt_lookup(tk0, tk1, tmeta, tval, np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]))
+        w = K.tt_lookup(self.table, np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]))
         return (int(w & 255), (w >> 8) == 1) if w >= 0 else None
 
     def solve(self, pos: Position) -> SolveResult:
@@ -471,7 +467,7 @@ class BitboardSolver:
             exact = False
             low = proven
         return self._result(pos, t0, keys, value if exact else None, low, exact,
-                            {"table_entries": int(self.table[0].shape[0]), "table_used": self.used})
+                            {"table_entries": int(self.table.shape[0]), "table_used": self.used})
 
     def _passes(self, eng: Engine, root, deadline, max_states: int | None = None):
         """Null-window passes: first ask "can the lower bound be reached?", then one more stack, ...
@@ -701,7 +697,7 @@ class BitboardSolver:
         if self.table is None:
             return -1
         ck0, ck1, cmeta = eng.buffers()[:3]
-        return int(K.tt_first_exact(*self.table[:4], ck0, ck1, cmeta, len(kids), value))
+        return int(K.tt_first_exact(self.table, ck0, ck1, cmeta, len(kids), value))
 
 
 def keys_to_line(start: Position, keys, cards: CardTable):

@@ -97,12 +97,13 @@ from .bound import (  # noqa: F401, E402
     DISCARD_DEPTH,
     WORK,
     _fewest_stuck,
-    _can_move,
-    _islands,
+    _still,
+    _stuck_plain,
 )
 from .table import (  # noqa: F401, E402
     _hash,
     PROBES,
+    FIELDS,
     tt_lookup,
     tt_store,
     tt_rehash,

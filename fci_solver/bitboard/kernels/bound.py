@@ -20,7 +20,7 @@ def lower_bound(k0, k1, meta, cmask, cellrc, wk):
 
 @njit(**HOT)
 def quick_bound(k0, k1, meta, cmask, cellrc, wk):
-    """The bound without islands and without the search over discard choices (each discard is
+    """The bound without geometry (where stacks can still meet) and without the search over discard choices (each discard is
     assumed to remove one stuck unstacked top): cheap enough to run on every generated child.
 
     The search orders and prunes children with it and applies the full bound when it enters one.
@@ -29,7 +29,7 @@ def quick_bound(k0, k1, meta, cmask, cellrc, wk):
 
 
 @njit(**HOT)
-def _bound(k0, k1, meta, cmask, cellrc, wk, islands):
+def _bound(k0, k1, meta, cmask, cellrc, wk, full):
     # bit masks, not arrays: this runs once per generated child
     tops = 0
     stacked = 0
@@ -48,14 +48,12 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, islands):
         below = tops & ((1 << c) - 1)
         near = below >> (c - 3) if c >= 3 else below
         discards += _popcount(near) + shark
-    wk[0] = tops
-    if islands:
-        n = _fewest_stuck(tops, stacked, discards, wk, 1)
-        if n < _popcount(tops) and (meta & 2) == 0 and not _can_move(tops, cmask[1], shark):
-            nisl = _islands(k0, k1, tops, cellrc, wk)
-            n = _fewest_stuck(tops, stacked, discards, wk, nisl)
+    if full:
+        n = _fewest_stuck(tops, stacked, discards, wk, True)
+        if n < _popcount(tops) and (meta & 2) == 0 and _still(k0, k1, tops, cmask[1], shark, cellrc, wk):
+            n = _fewest_stuck(tops, stacked, discards, wk, False)
     else:
-        st = _stuck(tops, wk, 1)
+        st = _stuck_plain(tops)
         loose = _popcount(st & ~stacked) - discards
         n = _popcount(st & stacked) + (loose if loose > 0 else 0)
     if shark == 1 and _popcount(tops) >= 2:
@@ -92,24 +90,34 @@ def _spread(k0, k1, cellrc, wk):
 
 
 @njit(**HOT)
-def _stuck(r, wk, nisl):
-    """Tops of ``r`` that no top of ``r`` in their island (masks in wk[:nisl]) can eat (an eater is 1-3 higher)."""
+def _stuck_plain(r):
+    """Tops of ``r`` that no top of ``r`` can eat (an eater is 1-3 higher)."""
+    return r & ~((r >> 1) | (r >> 2) | (r >> 3))
+
+
+@njit(**HOT)
+def _stuck(r, wk, plain):
+    """Tops of ``r`` that no top of ``r`` can eat: one 1-3 above (``plain``), or, if not, one
+    of wk[t], the cards that may ever eat t."""
+    if plain:
+        return _stuck_plain(r)
     st = 0
-    for i in range(nisl):
-        m = r & wk[i]
-        st |= m & ~((m >> 1) | (m >> 2) | (m >> 3))
+    x = r
+    while x:
+        t = _lowest(x)
+        x &= x - 1
+        if (r & wk[t]) == 0:
+            st |= 1 << t
     return st
 
 
 DISCARD_DEPTH = 3
-
-
-DISCARD_DEPTH = 3
-WORK = NCARDS + 192  # scratch space of the bound: island masks, then the discard search's stack
+WORK = NCARDS + 192  # scratch space of the bound: eaters per card, then the discard search's stack
+# (or, before it, the cells and reach sets of _still)
 
 
 @njit(**HOT)
-def _fewest_stuck(tops, stacked, discards, wk, nisl):
+def _fewest_stuck(tops, stacked, discards, wk, plain):
     """The fewest stuck tops left after discarding at most ``discards`` unstacked tops.
 
     Only a top that is stuck when it goes is worth discarding, highest first, and a discarded top
@@ -117,7 +125,7 @@ def _fewest_stuck(tops, stacked, discards, wk, nisl):
     choices are searched ``DISCARD_DEPTH`` deep; below that, each remaining discard is assumed to
     remove one stuck unstacked top.
     """
-    st = _stuck(tops, wk, nisl)
+    st = _stuck(tops, wk, plain)
     if discards == 0:
         return _popcount(st)
     best = INF
@@ -133,7 +141,7 @@ def _fewest_stuck(tops, stacked, discards, wk, nisl):
         r = rs[sp]
         d = depth[sp]
         below = last[sp]
-        st = _stuck(r, wk, nisl)
+        st = _stuck(r, wk, plain)
         left = discards - d
         if d == DISCARD_DEPTH:
             loose = _popcount(st & ~stacked) - left
@@ -155,48 +163,121 @@ def _fewest_stuck(tops, stacked, discards, wk, nisl):
 
 
 @njit(**HOT)
-def _can_move(tops, movers, shark):
-    """Whether a card that moves or swaps stacks is on top and has something it can still eat."""
-    m = tops & movers
-    while m:
-        c = _lowest(m)
-        m &= m - 1
-        below = tops & ((1 << c) - 1)
-        if shark == 1 and below != 0:
-            return True
-        if (below >> (c - 3) if c >= 3 else below) != 0:
-            return True
+def _far_prey(tops, r, c):
+    """Whether some top has cards above it that could eat it by value but none within distance 2:
+    only then is the reach analysis worth its cost (the bound computes it only then)."""
+    x = tops
+    while x:
+        t = _lowest(x)
+        x &= x - 1
+        eat = tops & (7 << (t + 1))
+        if eat:
+            near = False
+            while eat:
+                e = _lowest(eat)
+                eat &= eat - 1
+                if abs(r[t] - r[e]) + abs(c[t] - c[e]) <= 2:
+                    near = True
+                    break
+            if not near:
+                return True
     return False
 
 
 @njit(**HOT)
-def _islands(k0, k1, tops, cellrc, wk):
-    """Split the tops into islands: groups linked by steps of Manhattan distance <= 2 between
-    their stacks' cells.  Writes the islands' card masks into ``wk`` and returns how many."""
-    r = wk[NCARDS:NCARDS + NCARDS]  # free until _fewest_stuck runs on the islands
-    c = wk[NCARDS + NCARDS:NCARDS + 2 * NCARDS]
-    for i in range(NCARDS):
-        if (tops >> i) & 1:
-            code = _code(k0, k1, i)
-            cell = (np.int64(code) - 1) >> 1
-            r[i] = cellrc[cell, 0]
-            c[i] = cellrc[cell, 1]
-    nisl = 0
-    left = tops
-    while left:
-        island = 1 << _lowest(left)
-        frontier = island
-        while frontier:
-            i = _lowest(frontier)
-            frontier &= frontier - 1
-            rest = left & ~island
-            while rest:
-                j = _lowest(rest)
-                rest &= rest - 1
-                if abs(r[i] - r[j]) + abs(c[i] - c[j]) <= 2:
-                    island |= 1 << j
-                    frontier |= 1 << j
-        left &= ~island
-        wk[nisl] = island
-        nisl += 1
-    return nisl
+def _still(k0, k1, tops, movers, shark, cellrc, wk):
+    """Whether no ability can ever move a stack again (and some top's eaters are all far from it);
+    if so, wk[t] becomes the cards that may ever come within reach of t and eat it (see
+    fci_solver.bound.reach_sets for why).
+
+    S[c] (a card mask) holds the cards whose cells c's stack may yet stand on: it moves only onto
+    what it eats.  N[c] is every card within distance 2 of one of them.  c may ever eat q only
+    if N[c] meets S[q].
+    """
+    r = wk[NCARDS:2 * NCARDS]
+    c = wk[2 * NCARDS:3 * NCARDS]
+    near = wk[3 * NCARDS:4 * NCARDS]
+    S = wk[4 * NCARDS:5 * NCARDS]
+    N = wk[5 * NCARDS:6 * NCARDS]
+    x = tops
+    while x:
+        i = _lowest(x)
+        x &= x - 1
+        cell = (np.int64(_code(k0, k1, i)) - 1) >> 1
+        r[i] = cellrc[cell, 0]
+        c[i] = cellrc[cell, 1]
+    # cheap refusals first: a mover already within reach of its prey, or no top worth it
+    x = tops & movers
+    while x:
+        m = _lowest(x)
+        x &= x - 1
+        prey = tops & ((1 << m) - 1)
+        if shark == 0 and m > 3:
+            prey &= 7 << (m - 3)
+        while prey:
+            q = _lowest(prey)
+            prey &= prey - 1
+            if abs(r[m] - r[q]) + abs(c[m] - c[q]) <= 2:
+                return False
+    if not _far_prey(tops, r, c):
+        return False
+    x = tops
+    while x:
+        i = _lowest(x)
+        x &= x - 1
+        m = 0
+        y = tops
+        while y:
+            j = _lowest(y)
+            y &= y - 1
+            if abs(r[i] - r[j]) + abs(c[i] - c[j]) <= 2:
+                m |= 1 << j
+        near[i] = m
+        S[i] = 1 << i
+        N[i] = m
+    changed = True
+    while changed:
+        changed = False
+        x = tops
+        while x:
+            e = _lowest(x)
+            x &= x - 1
+            prey = tops & ((1 << e) - 1)
+            if shark == 0 and e > 3:
+                prey &= 7 << (e - 3)
+            while prey:
+                q = _lowest(prey)
+                prey &= prey - 1
+                if (N[e] & S[q]) != 0 and (S[q] & ~S[e]) != 0:
+                    S[e] |= S[q]
+                    y = S[q]
+                    while y:
+                        j = _lowest(y)
+                        y &= y - 1
+                        N[e] |= near[j]
+                    changed = True
+    x = tops & movers
+    while x:
+        m = _lowest(x)
+        x &= x - 1
+        prey = tops & ((1 << m) - 1)
+        if shark == 0 and m > 3:
+            prey &= 7 << (m - 3)
+        while prey:
+            q = _lowest(prey)
+            prey &= prey - 1
+            if (N[m] & S[q]) != 0:
+                return False
+    x = tops
+    while x:
+        t = _lowest(x)
+        x &= x - 1
+        eat = tops & (7 << (t + 1))
+        e_ok = 0
+        while eat:
+            e = _lowest(eat)
+            eat &= eat - 1
+            if (N[e] & S[t]) != 0:
+                e_ok |= 1 << e
+        wk[t] = e_ok
+    return True

@@ -92,7 +92,7 @@ def _sort_children(ck0, ck1, cmeta, clb, key, start, end):
 def search(
     fr,  # int64[MAXD, 12] frames, see F_* below
     ck0, ck1, cmeta, clb, grp,  # child buffer (grp: each child's predator, written by the generator)
-    tk0, tk1, tmeta, tval, twork,  # transposition table
+    tt,  # transposition table (uint64[n, 3], see table.py)
     ab, prey, mid, reach, bydist, dstart, maxd, cmask, cellrc,
     ctl,  # int64[10]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow,
           # 8 table entries used, 9 ordering (0 generation order, 1 near-first)
@@ -121,19 +121,21 @@ def search(
             meta = fr[d, 2]
             beta = fr[d, 3]
             ret = -1
-            w = tt_lookup(tk0, tk1, tmeta, tval, k0, k1, meta)
-            if w >= 0:
-                v = w & 255
-                if (w >> 8) == 1 or v >= beta:
-                    ret = v
             over = False
-            if ret < 0:
-                # a game end is told from the key, before the bound and the generator
-                over = (meta & 2) == 0 and no_turn(k0, k1, meta, reach, wpos)
-                if not over:
-                    lb = lower_bound(k0, k1, meta, cmask, cellrc, wk)
-                    if lb >= beta:
-                        ret = lb
+            # the bound before the table: most nodes entered and not expanded are cut by it (3.7
+            # per expanded node in a grade's searches), and a probe of a large table is a memory
+            # access; a game end is told from the key, before the generator
+            lb = lower_bound(k0, k1, meta, cmask, cellrc, wk)
+            if lb >= beta:
+                ret = lb
+            else:
+                w = tt_lookup(tt, k0, k1, meta)
+                if w >= 0:
+                    v = w & 255
+                    if (w >> 8) == 1 or v >= beta:
+                        ret = v
+                if ret < 0:
+                    over = (meta & 2) == 0 and no_turn(k0, k1, meta, reach, wpos)
             if ret < 0:
                 ctl[2] += 1
                 done_here += 1
@@ -152,7 +154,7 @@ def search(
                     if n_st < beta:
                         # only ends worth following are stored (principal_keys reads them); the
                         # others cost a key check to recognise again, less than a table slot
-                        ctl[8] += tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, n_st | 256, 0)
+                        ctl[8] += tt_store(tt, k0, k1, meta, n_st | 256, 0)
                     if n_st < ctl[5]:
                         ctl[5] = n_st
                         for j in range(d + 1):
@@ -180,7 +182,7 @@ def search(
                         if v < beta and (cmeta[j] & (PHASE_BIT | 2)) == 0 and no_turn(ck0[j], ck1[j], cmeta[j], reach,
                                                                                       wstk):
                             v = stack_count(ck0[j], ck1[j])  # a game end: its exact value
-                        w = tt_lookup(tk0, tk1, tmeta, tval, ck0[j], ck1[j], cmeta[j]) if d < ETC_DEPTH else -1
+                        w = tt_lookup(tt, ck0[j], ck1[j], cmeta[j]) if d < ETC_DEPTH else -1
                         if w >= 0:
                             tv = w & 255
                             if (w >> 8) == 1:
@@ -196,7 +198,7 @@ def search(
                         if v > hi_b:
                             hi_b = v
                     if hit >= 0:
-                        ctl[8] += tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, hit | 256, min(end - start, 255))
+                        ctl[8] += tt_store(tt, k0, k1, meta, hit | 256, min(end - start, 255))
                         ret = hit
                     elif (ctl[9] == 1 and (d < NEAR_DEPTH or end - start <= NEAR_MAX)) or lo_b != hi_b:
                         # the sort key goes into grp, which is not read again
@@ -260,10 +262,10 @@ def search(
             work = 255
         if fr[d, 9] >= 0:
             ret = fr[d, 8]
-            ctl[8] += tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, ret | 256, work)
+            ctl[8] += tt_store(tt, k0, k1, meta, ret | 256, work)
         else:
             ret = max(fr[d, 4], fr[d, 10])
-            ctl[8] += tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, ret, work)
+            ctl[8] += tt_store(tt, k0, k1, meta, ret, work)
         if d == 0:
             ctl[3] = ret
             ctl[1] = 1

@@ -1,9 +1,15 @@
-"""The transposition table: open addressing over numpy arrays, a few probes per lookup.
+"""The transposition table: open addressing over one uint64[n, 3] array, a few probes per lookup.
 
-Threads may share one table (a parallel solve, a grade's next positions): an entry is five
-stores, so a reader can meet one half-written.  As in Stockfish and Hyatt's lockless hashing, the
-second key word is stored mixed with the value and the tag (``tk1 = k1 ^ _mix(value, tag)``): a
-torn entry fails the key check and reads as a miss, never as another position's value.
+An entry is three words side by side, so a probe reads one cache line (rarely two) where a table
+of one array per field read four: on a table larger than the caches a probe is one memory access
+(``benchmarks/table_bench.py``).  Word 2 is the data: tag (meta + 1; 0 = empty) in bits 0-7,
+the value word (value | exact << 8) in bits 8-23, the work below the entry in bits 24-31.
+
+Threads may share one table (a parallel solve, a grade's next positions): an entry is three
+stores, so a reader can meet one half-written.  As in Stockfish and Hyatt's lockless hashing,
+both key words are stored mixed with the data word (and the second with the first key word too):
+an entry whose words come from two different stores fails the key check and reads as a miss,
+never as another position's value.
 """
 
 from __future__ import annotations
@@ -25,73 +31,92 @@ def _hash(k0, k1, meta):
 
 
 PROBES = 8
+FIELDS = 3  # words per entry: k0 mixed, k1 mixed, data
 
 
 @njit(**HOT)
-def _mix(word, tag):
-    return (np.uint64(word) * np.uint64(256) + np.uint64(tag) + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
+def _mix(word):
+    return (word + np.uint64(1)) * np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(**HOT)
-def tt_lookup(tk0, tk1, tmeta, tval, k0, k1, meta):
+def _data(tag, word, work):
+    return np.uint64(tag) | (np.uint64(word & 0xFFFF) << np.uint64(8)) | (np.uint64(work & 255) << np.uint64(24))
+
+
+@njit(**HOT)
+def _holds(tt, i, k0, k1, tag):
+    """Whether slot ``i`` holds the key (whole: a torn entry does not)."""
+    d = tt[i, 2]
+    return ((d & np.uint64(255)) == tag and tt[i, 0] == k0 ^ _mix(d)
+            and tt[i, 1] == k1 ^ _mix(d ^ k0))
+
+
+@njit(**HOT)
+def tt_lookup(tt, k0, k1, meta):
     """Return the stored value word (value | exact << 8), or -1."""
-    mask = np.uint64(tk0.shape[0] - 1)
+    mask = np.uint64(tt.shape[0] - 1)
     i = _hash(k0, k1, meta) & mask
-    tag = np.uint8(meta + 1)
+    tag = np.uint64(meta + 1)
     for _ in range(PROBES):
-        if tmeta[i] == 0:
+        d = tt[i, 2]
+        if d == 0:
             return -1
-        t = tmeta[i]
-        w = tval[i]
-        if t == tag and tk0[i] == k0 and tk1[i] == k1 ^ _mix(w, t):
-            return np.int64(w)
+        if _holds(tt, i, k0, k1, tag):
+            return np.int64((d >> np.uint64(8)) & np.uint64(0xFFFF))
         i = (i + np.uint64(1)) & mask
     return -1
 
 
 @njit(**HOT)
-def tt_store(tk0, tk1, tmeta, tval, twork, k0, k1, meta, word, work):
-    """Store; when the probe window is full, replace the entry with the least work below it."""
-    mask = np.uint64(tk0.shape[0] - 1)
+def tt_store(tt, k0, k1, meta, word, work):
+    """Store; when the probe window is full, replace the entry with the least work below it.
+    Returns 1 when the entry took an empty slot."""
+    mask = np.uint64(tt.shape[0] - 1)
     i = _hash(k0, k1, meta) & mask
-    tag = np.uint8(meta + 1)
+    tag = np.uint64(meta + 1)
     victim = i
-    least = 1 << 30
+    least = np.uint64(1 << 30)
     fresh = 0
     for _ in range(PROBES):
-        if tmeta[i] == 0 or (tmeta[i] == tag and tk0[i] == k0 and tk1[i] == k1 ^ _mix(tval[i], tag)):
+        d = tt[i, 2]
+        if d == 0 or _holds(tt, i, k0, k1, tag):
             victim = i
-            fresh = 1 if tmeta[i] == 0 else 0
+            fresh = 1 if d == 0 else 0
             break
-        if twork[i] < least:
-            least = twork[i]
+        w = d >> np.uint64(24)
+        if w < least:
+            least = w
             victim = i
         i = (i + np.uint64(1)) & mask
-    tk0[victim] = k0
-    tk1[victim] = k1 ^ _mix(np.int16(word), tag)
-    tmeta[victim] = tag
-    tval[victim] = word
-    twork[victim] = work
+    d = _data(tag, np.int64(word), np.int64(work))
+    tt[victim, 0] = k0 ^ _mix(d)
+    tt[victim, 1] = k1 ^ _mix(d ^ k0)
+    tt[victim, 2] = d
     return fresh
 
 
 @njit(**HOT)
-def tt_rehash(ok0, ok1, ometa, oval, owork, tk0, tk1, tmeta, tval, twork):
+def tt_rehash(old, tt):
     """Move every entry of the old table into a larger one; returns the number of entries."""
     used = 0
-    for i in range(ok0.shape[0]):
-        if ometa[i] != 0:
-            k1 = ok1[i] ^ _mix(oval[i], ometa[i])
-            used += tt_store(tk0, tk1, tmeta, tval, twork, ok0[i], k1, np.int64(ometa[i]) - 1, oval[i], owork[i])
+    for i in range(old.shape[0]):
+        d = old[i, 2]
+        if d != 0:
+            k0 = old[i, 0] ^ _mix(d)
+            k1 = old[i, 1] ^ _mix(d ^ k0)
+            meta = np.int64(d & np.uint64(255)) - 1
+            word = np.int64((d >> np.uint64(8)) & np.uint64(0xFFFF))
+            used += tt_store(tt, k0, k1, meta, word, np.int64(d >> np.uint64(24)))
     return used
 
 
 @njit(**HOT)
-def tt_first_exact(tk0, tk1, tmeta, tval, ck0, ck1, cmeta, n, value):
+def tt_first_exact(tt, ck0, ck1, cmeta, n, value):
     """The first of the ``n`` keys whose stored value is exactly ``value``, or -1 (the principal
     line's next step, read in one call: a node can have thousands of children)."""
     for j in range(n):
-        w = tt_lookup(tk0, tk1, tmeta, tval, ck0[j], ck1[j], cmeta[j])
+        w = tt_lookup(tt, ck0[j], ck1[j], cmeta[j])
         if w >= 0 and (w >> 8) == 1 and (w & 255) == value:
             return j
     return -1
