@@ -413,6 +413,19 @@ class BitboardSolver:
             if self._stopped(deadline) or (max_states is not None and ran >= max_states):
                 return min(walks, key=lambda w: w.ctl[5]).result()
 
+    def known(self, eng: Engine, keys: np.ndarray, beta: int) -> np.ndarray:
+        """For each key (rows of uint64 ``[k0, k1, meta]``): its value (exact, or a bound >= beta)
+        where the bound, the table or the key alone tells it, else -1; one kernel call for all."""
+        if self.table is None:
+            self._alloc_table()
+        n = keys.shape[0]
+        out = np.empty(n, np.int64)
+        k0 = np.ascontiguousarray(keys[:, 0])
+        k1 = np.ascontiguousarray(keys[:, 1])
+        meta = keys[:, 2].astype(np.int64)
+        K.known_values(k0, k1, meta, n, beta, self.table, eng.cmask, eng.cellrc, eng.reach, eng._wk, out)
+        return out
+
     def value(self, eng: Engine, key, beta: int, deadline=None, max_states: int | None = None,
               near_first: bool | None = None) -> int | None:
         """The minimum if it is < beta, else a bound >= beta; None when out of time or states.

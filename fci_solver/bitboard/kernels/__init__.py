@@ -6,6 +6,7 @@ integers.
 ``bound``    the sound lower bound
 ``table``    the transposition table
 ``dfs``      the exact search over an explicit stack
+``settle``   many positions answered at once by the bound, the table or the key
 ``perft``    perft's level sets
 ``dag``      the walk of the state DAG (the random player's chance)
 ``aye``      All You Can Eat's exact sweeps
@@ -15,7 +16,7 @@ Everything here takes and returns plain numpy arrays and integers; the
 Python layer (:mod:`fci_solver.bitboard.search`) owns parsing, validation and
 output.  No kernel is recursive (numba issue 6061: recursive cached functions
 fail to load from the cache), and the transposition table is open addressing
-over numpy arrays (numba's typed Dict is far slower, issues 4364 and 4743).
+over one numpy array (numba's typed Dict is far slower, issues 4364 and 4743).
 The search and everything it calls allocate nothing (scratch arrays come
 from the caller) and are compiled without reference counting (``HOT``): the
 atomic count updates numba adds around array arguments were the largest
@@ -117,6 +118,7 @@ from .dfs import (  # noqa: F401, E402
     search,
     _deliver,
 )
+from .settle import known_values  # noqa: F401, E402
 from .perft import (  # noqa: F401, E402
     find_slot,
     _set_add,

@@ -179,10 +179,13 @@ def search(
                     hit = -1
                     for j in range(start, end):
                         v = quick_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
+                        probe = d < ETC_DEPTH
                         if v < beta and (cmeta[j] & (PHASE_BIT | 2)) == 0 and no_turn(ck0[j], ck1[j], cmeta[j], reach,
                                                                                       wstk):
                             v = stack_count(ck0[j], ck1[j])  # a game end: its exact value
-                        w = tt_lookup(tt, ck0[j], ck1[j], cmeta[j]) if d < ETC_DEPTH else -1
+                            probe = False
+                        # a child the quick bound already cuts cannot end the node: not probed
+                        w = tt_lookup(tt, ck0[j], ck1[j], cmeta[j]) if probe and v < beta else -1
                         if w >= 0:
                             tv = w & 255
                             if (w >> 8) == 1:
