@@ -28,32 +28,52 @@ def _prey(c: int, tops: set[int], shark: bool) -> set[int]:
     return {q for q in tops if q < c and (shark or c - q <= 3)}
 
 
-def reach_sets(pos: Position, shark: bool) -> tuple[dict[int, set[int]], dict[int, set[int]]]:
-    """While no ability moves a stack (and there is no Whale), where each stack may yet stand.
+def self_movers(cards: CardTable) -> set[int]:
+    """Cards whose ability moves only their own stack (the Bat, the Wolf)."""
+    return {c.value for c in cards if c.ability == "move" and c.who == "self"}
+
+
+def reach_sets(pos: Position, cards: CardTable, shark: bool):
+    """While no ability moves another card's stack (and there is no Whale), where each stack may
+    yet stand.  Returns (S, N, F).
 
     A stack then moves only onto what it eats, so the cells it may stand on are those of the
     cards in ``S[c]``: its own, and those of whatever it may yet eat, transitively.  ``c`` may ever
     eat ``q`` only if some cell of ``S[c]`` is within distance 2 of some cell of ``S[q]`` (no eat
-    reaches farther): ``N[c]`` is every card within distance 2 of ``S[c]``'s cells, and the
-    sets grow together until nothing changes (the least fixpoint, so any order of growth gives
-    the same sets).  Returns (S, N).
+    reaches farther): ``N[c]`` is every card within distance 2 of ``S[c]``'s cells.  A card whose
+    ability moves its own stack (Bat, Wolf) and that may ever eat is taken to go anywhere, and so
+    is whatever may eat a stack that goes anywhere: the cards ``F``, which may meet any card.  The
+    sets grow together until nothing changes (the least fixpoint: any order of growth gives the
+    same sets).
     """
     cell = {s.card: s.cell for s in pos.stacks}
     tops = set(cell)
+    own = self_movers(cards)
     near = {a: {b for b in tops if rules.distance(cell[a], cell[b]) <= 2} for a in tops}
     S = {c: {c} for c in tops}
     N = {c: set(near[c]) for c in tops}
+    F: set[int] = set()
     changed = True
     while changed:
         changed = False
         for e in tops:
             for q in _prey(e, tops, shark):
-                if N[e] & S[q] and not S[q] <= S[e]:
+                if not meets(e, q, S, N, F):
+                    continue
+                if not S[q] <= S[e]:
                     S[e] |= S[q]
                     for j in S[q]:
                         N[e] |= near[j]
                     changed = True
-    return S, N
+                if e not in F and (q in F or e in own):
+                    F.add(e)
+                    changed = True
+    return S, N, F
+
+
+def meets(a: int, b: int, S, N, F) -> bool:
+    """Whether the stacks of ``a`` and ``b`` may ever come within distance 2 (see reach_sets)."""
+    return a in F or b in F or bool(N[a] & S[b])
 
 
 def _far_prey(pos: Position) -> bool:
@@ -64,8 +84,9 @@ def _far_prey(pos: Position) -> bool:
 
 
 def still_eaters(pos: Position, cards: CardTable, shark: bool) -> dict[int, set[int]] | None:
-    """When no ability can ever move a stack again: for each top, the tops that may ever eat it
-    normally; None when some card with a move or swap ability may still eat (so may act).
+    """When no ability can ever move another card's stack: for each top, the tops that may ever
+    eat it normally; None when some card whose ability moves or swaps any stack may still eat (so
+    may act).
 
     Also None when every top that something could eat by value has such an eater within
     distance 2 already: the reach sets then seldom change the bound, and they cost more than the
@@ -73,12 +94,12 @@ def still_eaters(pos: Position, cards: CardTable, shark: bool) -> dict[int, set[
     """
     if not _far_prey(pos):
         return None
-    S, N = reach_sets(pos, shark)
+    S, N, F = reach_sets(pos, cards, shark)
     tops = set(S)
-    for m in mover_cards(cards) & tops:
-        if any(N[m] & S[q] for q in _prey(m, tops, shark)):
+    for m in (mover_cards(cards) - self_movers(cards)) & tops:
+        if any(meets(m, q, S, N, F) for q in _prey(m, tops, shark)):
             return None
-    return {t: {e for e in tops if 1 <= e - t <= 3 and N[e] & S[t]} for t in tops}
+    return {t: {e for e in tops if 1 <= e - t <= 3 and meets(e, t, S, N, F)} for t in tops}
 
 
 DISCARD_DEPTH = 3  # discard choices searched exactly; beyond, each discard is assumed to remove a stuck top

@@ -174,6 +174,25 @@ def test_a_mover_with_nothing_to_eat_on_its_island_moves_nothing():
     assert lower_bound(q, CARDS) == 1
 
 
+def test_a_wolf_moves_only_itself_so_far_stacks_stay_apart():
+    # The Wolf (11) may eat the 10 and then walk anywhere, but it moves only its own stack: the
+    # Rat (5) still never reaches the 2:2, so 2:2, 5 and the Wolf all stay
+    from helpers import board
+    p = board("2:2 . . 5 . 11 10")
+    assert lower_bound(p, CARDS) == 3
+    assert Engine(p.board, CARDS).lower_bound(key_of(p)) == 3
+    assert brute_minimum(p) == 3
+
+
+def test_a_bat_that_eats_may_fly_to_its_eater():
+    # The Bat (6) eats the 5 and may then fly next to the 9, which eats it: one stack.  A stack
+    # whose ability moves it may end up anywhere, so the bound may not call the 6 out of reach
+    from helpers import board
+    p = board("9 . . . 5 6")
+    assert brute_minimum(p) == 1
+    assert lower_bound(p, CARDS) == Engine(p.board, CARDS).lower_bound(key_of(p)) == 1
+
+
 @st.composite
 def spread_positions(draw):
     """Few stacks on a long board, movers among them: islands that a mover may or may not join."""

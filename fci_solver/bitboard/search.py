@@ -20,7 +20,7 @@ import numpy as np
 from ..cards import EFFECTS, CardTable
 from ..errors import FciError
 from ..position import Board, Position, Stack
-from ..bound import discard_sources, mover_cards
+from ..bound import discard_sources, mover_cards, self_movers
 from ..result import SolveResult
 from .. import interrupt, rules
 from . import kernels as K
@@ -81,7 +81,8 @@ def geometry(board: Board):
 
 def card_arrays(cards: CardTable):
     """The card table as int arrays: kind, self-only, min, max, count, pending code; and, as bit masks
-    for the lower bound, the cards whose eats can discard and the cards that move or swap stacks."""
+    for the lower bound, the cards whose eats can discard, the cards that move or swap stacks, and
+    those of them that move only their own."""
     kinds = {"none": K.AB_NONE, "move": K.AB_MOVE, "discard": K.AB_DISCARD, "swap": K.AB_SWAP, "pending": K.AB_PENDING}
     ab = np.zeros((6, 16), np.int64)
     for c in cards:
@@ -93,11 +94,13 @@ def card_arrays(cards: CardTable):
         ab[3, c.value] = K.BIG if c.max is None else c.max
         ab[4, c.value] = c.count
         ab[5, c.value] = EFFECTS.index(c.effect) + 1 if c.ability == "pending" else 0
-    cmask = np.zeros(2, np.int64)
+    cmask = np.zeros(3, np.int64)
     for v in discard_sources(cards):
         cmask[0] |= 1 << v
     for v in mover_cards(cards):
         cmask[1] |= 1 << v
+    for v in self_movers(cards):
+        cmask[2] |= 1 << v
     return ab, cmask
 
 

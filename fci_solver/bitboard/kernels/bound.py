@@ -12,7 +12,8 @@ from .keys import HOT, INF, NCARDS, RACCOON, _code, _lowest, _popcount
 def lower_bound(k0, k1, meta, cmask, cellrc, wk):
     """Same bound as :func:`fci_solver.bound.lower_bound` (see there for why it is sound).
 
-    cmask: [cards whose eats can discard, cards whose ability moves or swaps stacks], as bit masks;
+    cmask: [cards whose eats can discard, cards whose ability moves or swaps stacks, those of them that
+    move only their own stack], as bit masks;
     cellrc: (row, col) of each cell; wk: int64[WORK] scratch space (no allocation per call).
     """
     return _bound(k0, k1, meta, cmask, cellrc, wk, True)
@@ -50,7 +51,7 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, full):
         discards += _popcount(near) + shark
     if full:
         n = _fewest_stuck(tops, stacked, discards, wk, True)
-        if n < _popcount(tops) and (meta & 2) == 0 and _still(k0, k1, tops, cmask[1], shark, cellrc, wk):
+        if n < _popcount(tops) and (meta & 2) == 0 and _still(k0, k1, tops, cmask[1] & ~cmask[2], cmask[2], shark, cellrc, wk):
             n = _fewest_stuck(tops, stacked, discards, wk, False)
     else:
         st = _stuck_plain(tops)
@@ -185,14 +186,21 @@ def _far_prey(tops, r, c):
 
 
 @njit(**HOT)
-def _still(k0, k1, tops, movers, shark, cellrc, wk):
-    """Whether no ability can ever move a stack again (and some top's eaters are all far from it);
-    if so, wk[t] becomes the cards that may ever come within reach of t and eat it (see
+def _meets(a, b, S, N, F):
+    return ((F >> a) & 1) != 0 or ((F >> b) & 1) != 0 or (N[a] & S[b]) != 0
+
+
+@njit(**HOT)
+def _still(k0, k1, tops, movers, own, shark, cellrc, wk):
+    """Whether no ability can ever move another card's stack (and some top's eaters are all far
+    from it); if so, wk[t] becomes the cards that may ever come within reach of t and eat it (see
     fci_solver.bound.reach_sets for why).
 
+    movers: the cards whose ability moves or swaps any stack; own: those that move their own.
     S[c] (a card mask) holds the cards whose cells c's stack may yet stand on: it moves only onto
-    what it eats.  N[c] is every card within distance 2 of one of them.  c may ever eat q only
-    if N[c] meets S[q].
+    what it eats.  N[c] is every card within distance 2 of one of them.  F: the cards that may go
+    anywhere (an ``own`` mover that may eat, and whatever may eat such a card).  c may ever eat q
+    only if one of them is in F or N[c] meets S[q].
     """
     r = wk[NCARDS:2 * NCARDS]
     c = wk[2 * NCARDS:3 * NCARDS]
@@ -235,6 +243,7 @@ def _still(k0, k1, tops, movers, shark, cellrc, wk):
         near[i] = m
         S[i] = 1 << i
         N[i] = m
+    F = 0
     changed = True
     while changed:
         changed = False
@@ -248,13 +257,18 @@ def _still(k0, k1, tops, movers, shark, cellrc, wk):
             while prey:
                 q = _lowest(prey)
                 prey &= prey - 1
-                if (N[e] & S[q]) != 0 and (S[q] & ~S[e]) != 0:
+                if not _meets(e, q, S, N, F):
+                    continue
+                if (S[q] & ~S[e]) != 0:
                     S[e] |= S[q]
                     y = S[q]
                     while y:
                         j = _lowest(y)
                         y &= y - 1
                         N[e] |= near[j]
+                    changed = True
+                if ((F >> e) & 1) == 0 and (((F >> q) & 1) != 0 or ((own >> e) & 1) != 0):
+                    F |= 1 << e
                     changed = True
     x = tops & movers
     while x:
@@ -266,7 +280,7 @@ def _still(k0, k1, tops, movers, shark, cellrc, wk):
         while prey:
             q = _lowest(prey)
             prey &= prey - 1
-            if (N[m] & S[q]) != 0:
+            if _meets(m, q, S, N, F):
                 return False
     x = tops
     while x:
@@ -277,7 +291,7 @@ def _still(k0, k1, tops, movers, shark, cellrc, wk):
         while eat:
             e = _lowest(eat)
             eat &= eat - 1
-            if (N[e] & S[t]) != 0:
+            if _meets(e, t, S, N, F):
                 e_ok |= 1 << e
         wk[t] = e_ok
     return True
