@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from .cards import resolve_cards
+from .generate import GRADE_STATES
 from .errors import FciError, read_user_text
 from .layouts import all_layouts
 from .position import DEFAULT_MARGIN, Deal, Position, effect_label, parse_sea, rank_name, read_position, sea_list
@@ -557,7 +558,7 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 @click.option("--cards", "cards_file", type=click.Path(dir_okay=False), help="Card table JSON file.")
 @click.option("--plain", is_flag=True, help="Turn every ability off.")
 @click.option("--max-candidates", type=click.IntRange(min=1), default=2000, show_default=True, help="Give up after grading this many deals.")
-@click.option("--grade-states", type=click.IntRange(min=1), default=2_000_000, show_default=True, help="Search states allowed per grade (a deal not settled is skipped; states, not seconds, keep seeds reproducible).")
+@click.option("--grade-states", type=click.IntRange(min=1), default=GRADE_STATES, show_default=True, help="Search states allowed per grade (a deal not settled is skipped; states, not seconds, keep seeds reproducible).")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=300, show_default=True, help="Stop looking after this many seconds (between two grades); the puzzles found by then are the ones a longer run finds first.")
 @click.option("--svg", "svg_dir", type=click.Path(file_okay=False), help="Write each puzzle and its solution as SVG files into this folder.")
 @click.option("--html", "html_dir", type=click.Path(file_okay=False), help="Write each puzzle's solution as a web page (puzzle-N.html) into this folder.")
