@@ -186,6 +186,15 @@ def _far_prey(tops, r, c):
 
 
 @njit(**HOT)
+def _prey(e, tops, shark):
+    """The tops ``e`` could eat by value (with the Shark, any lower one)."""
+    prey = tops & ((1 << e) - 1)
+    if shark == 0 and e > 3:
+        prey &= 7 << (e - 3)
+    return prey
+
+
+@njit(**HOT)
 def _meets(a, b, S, N, F):
     return ((F >> a) & 1) != 0 or ((F >> b) & 1) != 0 or (N[a] & S[b]) != 0
 
@@ -219,9 +228,7 @@ def _still(k0, k1, tops, movers, own, shark, cellrc, wk):
     while x:
         m = _lowest(x)
         x &= x - 1
-        prey = tops & ((1 << m) - 1)
-        if shark == 0 and m > 3:
-            prey &= 7 << (m - 3)
+        prey = _prey(m, tops, shark)
         while prey:
             q = _lowest(prey)
             prey &= prey - 1
@@ -251,9 +258,7 @@ def _still(k0, k1, tops, movers, own, shark, cellrc, wk):
         while x:
             e = _lowest(x)
             x &= x - 1
-            prey = tops & ((1 << e) - 1)
-            if shark == 0 and e > 3:
-                prey &= 7 << (e - 3)
+            prey = _prey(e, tops, shark)
             while prey:
                 q = _lowest(prey)
                 prey &= prey - 1
@@ -274,9 +279,7 @@ def _still(k0, k1, tops, movers, own, shark, cellrc, wk):
     while x:
         m = _lowest(x)
         x &= x - 1
-        prey = tops & ((1 << m) - 1)
-        if shark == 0 and m > 3:
-            prey &= 7 << (m - 3)
+        prey = _prey(m, tops, shark)
         while prey:
             q = _lowest(prey)
             prey &= prey - 1
