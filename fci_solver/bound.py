@@ -79,8 +79,8 @@ def meets(a: int, b: int, S, N, F) -> bool:
 def _far_prey(pos: Position) -> bool:
     """Whether some top has cards above it that could eat it by value but none within distance 2."""
     cell = {s.card: s.cell for s in pos.stacks}
-    return any(eat and not any(rules.distance(cell[t], cell[e]) <= 2 for e in eat)
-               for t in cell for eat in [{t + 1, t + 2, t + 3} & set(cell)])
+    eaters = _plain_eaters(set(cell))
+    return any(eaters[t] and not any(rules.distance(cell[t], cell[e]) <= 2 for e in eaters[t]) for t in cell)
 
 
 def still_eaters(pos: Position, cards: CardTable, shark: bool) -> dict[int, set[int]] | None:

@@ -115,6 +115,7 @@ from .dfs import (  # noqa: F401, E402
     MAXD,
     search_work_size,
     _sort_children,
+    entry_value,
     search,
     _deliver,
 )

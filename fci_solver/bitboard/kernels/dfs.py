@@ -89,6 +89,26 @@ def _sort_children(ck0, ck1, cmeta, clb, key, start, end):
 
 
 @njit(**HOT)
+def entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos):
+    """What a node is known to be worth before it is expanded: (its value, or a bound >= beta,
+    or -1 if unknown; its lower bound; whether it is a game end).
+
+    The bound before the table: most nodes entered and not expanded are cut by it (3.7 per
+    expanded node in a grade's searches), and a probe of a large table is a memory access.  A
+    game end is told from the key, before the generator.
+    """
+    lb = lower_bound(k0, k1, meta, cmask, cellrc, wk)
+    if lb >= beta:
+        return lb, lb, False
+    w = tt_lookup(tt, k0, k1, meta)
+    if w >= 0:
+        v = w & 255
+        if (w >> 8) == 1 or v >= beta:
+            return v, lb, False
+    return -1, lb, (meta & 2) == 0 and no_turn(k0, k1, meta, reach, wpos)
+
+
+@njit(**HOT)
 def search(
     fr,  # int64[MAXD, 12] frames, see F_* below
     ck0, ck1, cmeta, clb, grp,  # child buffer (grp: each child's predator, written by the generator)
@@ -120,22 +140,7 @@ def search(
             k1 = np.uint64(fr[d, 1])
             meta = fr[d, 2]
             beta = fr[d, 3]
-            ret = -1
-            over = False
-            # the bound before the table: most nodes entered and not expanded are cut by it (3.7
-            # per expanded node in a grade's searches), and a probe of a large table is a memory
-            # access; a game end is told from the key, before the generator
-            lb = lower_bound(k0, k1, meta, cmask, cellrc, wk)
-            if lb >= beta:
-                ret = lb
-            else:
-                w = tt_lookup(tt, k0, k1, meta)
-                if w >= 0:
-                    v = w & 255
-                    if (w >> 8) == 1 or v >= beta:
-                        ret = v
-                if ret < 0:
-                    over = (meta & 2) == 0 and no_turn(k0, k1, meta, reach, wpos)
+            ret, lb, over = entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos)
             if ret < 0:
                 ctl[2] += 1
                 done_here += 1
