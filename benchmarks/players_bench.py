@@ -86,13 +86,22 @@ def tier_of_row(row) -> str | None:
     return tier_of(lo) if tier_of(lo) == tier_of(hi) else None
 
 
-def pick_deals(grades: list[dict], per_tier: int, max_seed: int | None = None) -> list[dict]:
-    """Up to ``per_tier`` deals of each proven tier, lowest seeds first (a fixed, fair choice)."""
-    out = []
-    for t in TIERS:
-        out += sorted((r for r in grades if r.get("bits_bounds") and tier_of_row(r) == t
-                       and (max_seed is None or r["seed"] <= max_seed)), key=lambda r: r["seed"])[:per_tier]
-    return out
+def pick_deals(grades: list[dict], per_tier: int | None, max_seed: int | None = None,
+               count: int | None = None) -> list[dict]:
+    """Deals of each proven tier, lowest seeds first (a fixed, fair choice): ``per_tier`` of each,
+    or ``count`` in all shared as evenly as the tiers allow (a tier with fewer deals gives its
+    share to the others)."""
+    pools = {t: sorted((r for r in grades if r.get("bits_bounds") and tier_of_row(r) == t
+                        and (max_seed is None or r["seed"] <= max_seed)), key=lambda r: r["seed"])
+             for t in TIERS}
+    take = {t: min(per_tier or 0, len(pools[t])) for t in TIERS}
+    if count is not None:
+        take = dict.fromkeys(TIERS, 0)
+        while sum(take.values()) < count and any(take[t] < len(pools[t]) for t in TIERS):
+            for t in TIERS:
+                if take[t] < len(pools[t]) and sum(take.values()) < count:
+                    take[t] += 1
+    return [r for t in TIERS for r in pools[t][:take[t]]]
 
 
 def summary(rows: list[dict], grades: dict) -> str:
@@ -142,6 +151,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--grades", required=True, help="JSONL rows of benchmarks/profile_batch.py (the deals and their bits)")
     ap.add_argument("--per-tier", type=int, default=10)
+    ap.add_argument("--deals", type=int, help="this many deals in all, shared evenly among the tiers (instead of --per-tier)")
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--budgets", default="100,1000,10000")
     ap.add_argument("--sea", default="none")
@@ -163,7 +173,7 @@ def main():
             print(summary([json.loads(line) for line in f if line.strip()], grades))
         return
     k, n = (int(x) for x in a.part.split("/"))
-    deals = pick_deals(list(grades.values()), a.per_tier, a.max_seed)[k::n]
+    deals = pick_deals(list(grades.values()), a.per_tier, a.max_seed, a.deals)[k::n]
     if a.reverse:
         deals.reverse()
     done = set()

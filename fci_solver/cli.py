@@ -370,9 +370,10 @@ def perft_cmd(setup: Setup, depth, engine, as_json):
 @click.option("--labels/--no-labels", default=True, show_default=True, help="In the --out file, label each edge with one turn (JSON notation).")
 @click.option("--optimal", is_flag=True, help="Only the graph of perfect play: positions on some line that reaches the minimum.")
 @jobs_option("with --optimal; the graph does not depend on it", work="settle the next positions")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="With --optimal: stop after this many seconds with the partial counts (exit 3).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
-def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, jobs, quiet, as_json):
+def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, jobs, time_limit, quiet, as_json):
     """Build the state graph of a deal, analyse it, and optionally write it out.
 
     \b
@@ -386,7 +387,9 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, jobs, quiet
         check_out_file(out, g.FORMATS, "graph")
     load_kernels(quiet)
     if optimal:
-        return _optimal_graph(setup, max_nodes, out, labels, quiet, as_json, jobs)
+        return _optimal_graph(setup, max_nodes, out, labels, quiet, as_json, jobs, time_limit)
+    if time_limit is not None:
+        raise FciError("--time-limit goes with --optimal (the full graph stops at --max-nodes)")
     progress = Progress("graph", enabled=not (quiet or as_json))
     G = g.build_graph(setup.start, setup.cards, max_nodes=max_nodes, progress=lambda n, _: progress(n, unit="states expanded"))
     if out and labels:
@@ -421,17 +424,18 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, jobs, quiet
         click.echo(f"\nWrote {out}.")
 
 
-def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1):
+def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1, time_limit=None):
     """fci graph --optimal: build, analyse, print and write the graph of perfect play."""
     from . import graph as g, optimal as o
 
     progress = Progress("graph --optimal", enabled=not (quiet or as_json))
     try:
-        G = o.optimal_graph(setup.start, setup.cards, max_nodes, jobs=jobs,
+        G = o.optimal_graph(setup.start, setup.cards, max_nodes, jobs=jobs, time_limit=time_limit,
                             progress=lambda n, _: progress(n, unit="next positions settled"))
-    except o.CapReached as e:
+    except o.Incomplete as e:
         progress.close()
         click.echo(f"fci: {e}", err=True)
+        _partial_graph_report(setup, o.partial_report(e), as_json)
         return EXIT_INEXACT
     if out and labels:
         g.label_edges(G, setup.start.board, setup.cards)
@@ -464,6 +468,24 @@ def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1)
     if out:
         click.echo(f"\nWrote {out}.")
     return 0
+
+
+def _partial_graph_report(setup: Setup, report: dict, as_json: bool) -> None:
+    """What a stopped ``graph --optimal`` found: its counts, and perfect play's width so far."""
+    if as_json:
+        emit_json(report)
+        return
+    click.echo(setup.header())
+    click.echo(setup.start.grid())
+    if report["minimum"] is None:
+        click.echo("\nNot finished: the start's minimum was not proven in time.")
+        return
+    click.echo(f"\nMinimum {report['minimum']}. Not finished: {report['found']:,} perfect-play positions found, "
+               f"{report['expanded']:,} of them expanded, down to turn {report['turn']}; "
+               f"{report['settled']:,} next positions settled.")
+    click.echo("\n turn  positions   options  keeping   (expanded so far)")
+    for row in report["width_by_turn"]:
+        click.echo(f"{row['turn']:>5} {row['positions']:>10,} {row['options']:>9,} {row['keeping']:>8,}")
 
 
 def _grade_lines(g) -> list[str]:

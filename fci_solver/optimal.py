@@ -16,6 +16,7 @@ full graph has (:mod:`.graph`) apply with ``target`` set to the minimum.
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import networkx as nx
@@ -31,33 +32,54 @@ from .bitboard.search import BitboardSolver, Engine, key_of
 
 CHUNK = 2000
 BATCH = 256  # next positions answered by one kernel call before any is searched
+SLICE = 1 << 14  # next positions settled between two looks at the node cap and the clock
 
 
-class CapReached(FciError):
-    """The graph outgrew ``max_nodes``; ``partial`` holds what was built."""
+class Incomplete(FciError):
+    """The build stopped before the graph was whole: the node cap or the time limit.
 
-    def __init__(self, message: str, partial: nx.DiGraph):
+    ``partial`` is the graph built so far (every node in it expanded, with its options and
+    keeping counts); ``counts`` says how far it got: positions ``found`` (expanded or waiting),
+    ``expanded``, the deepest ``turn`` reached, next positions ``settled`` (whole slices only),
+    and ``reason`` (``"cap"`` or ``"time"``).
+    """
+
+    def __init__(self, message: str, partial: nx.DiGraph, counts: dict):
         super().__init__(message)
-        self.partial = partial
+        self.partial, self.counts = partial, counts
 
 
-def minimum_of(solver: BitboardSolver, eng: Engine, key) -> int:
-    """The exact minimum from a position key (null-window passes from its lower bound up)."""
+class CapReached(Incomplete):
+    """The graph outgrew ``max_nodes``."""
+
+
+class OutOfTime(Incomplete):
+    """The time limit ran out first."""
+
+
+def minimum_of(solver: BitboardSolver, eng: Engine, key, deadline: float | None = None) -> int | None:
+    """The exact minimum from a position key (null-window passes from its lower bound up); None
+    when ``deadline`` passes first."""
     beta = eng.lower_bound(key) + 1
     while True:
-        v = solver.value(eng, key, beta)
+        v = solver.value(eng, key, beta, deadline)
+        if v is None:
+            return None
         if v < beta:
             return v
         beta = v + 1
 
 
 def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, progress=None,
-                  memory: int | None = None, jobs: int = 1) -> nx.DiGraph:
-    """The perfect-play graph of ``start`` (raises :class:`CapReached` past ``max_nodes``).
+                  memory: int | None = None, jobs: int = 1, time_limit: float | None = None) -> nx.DiGraph:
+    """The perfect-play graph of ``start``.
 
-    The graph is built turn by turn; the next positions of a whole turn's positions are settled
-    first, on ``jobs`` threads sharing one table (the graph does not depend on it).
+    Raises :class:`CapReached` as soon as more than ``max_nodes`` positions are found, and
+    :class:`OutOfTime` when ``time_limit`` seconds pass, each with the partial graph and counts.
+    The graph is built turn by turn; the next positions of a turn's positions are settled in
+    slices, each on ``jobs`` threads sharing one table (the graph does not depend on it).
     """
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     eng = Engine(start.board, cards)
     # Kernel calls of CHUNK states: the first stores into a fresh table of the whole budget fault
     # in pages for seconds, and Ctrl-C is answered between calls.
@@ -68,51 +90,107 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     helpers = solver.helpers(jobs, full=True) if jobs > 1 else []
     workers = list(zip([Engine(start.board, cards) for _ in helpers], helpers)) or [(eng, solver)]
     try:
-        return _build(start, eng, solver, workers, max_nodes, progress)
+        return _Build(start, eng, solver, workers, max_nodes, progress, deadline).run()
     finally:
         if helpers:
             solver.unshare(helpers)
 
 
-def _build(start: Position, eng: Engine, solver: BitboardSolver, workers: list, max_nodes: int, progress):
-    root = key_of(start)
-    m = minimum_of(solver, eng, root)
-    G = nx.DiGraph(root=g.node_id(root), margin=start.board.margin, height=start.board.height,
-                   width=start.board.width, minimum=m)
-    depth = {root: 0}
-    keeps: dict = {}
-    frontier, settled = [root], 0
-    while frontier:
-        check_interrupt()
-        turns = {key: eng.turn_counts(key) for key in frontier}
-        # in the order the positions list them: siblings one after another share subtrees in the table
-        todo = list(dict.fromkeys(ch for key in frontier for ch in sorted(turns[key]) if ch not in keeps))
-        base = len(keeps)
-        keeps.update(_settle(workers, todo, m, (lambda n: progress(base + n, None)) if progress else None))
-        nxt = []
+class _OutOfTime(Exception):
+    """Raised inside a settling thread when the deadline passes."""
+
+
+class _Build:
+    """One build of the perfect-play graph, turn by turn, its counts kept for a partial answer."""
+
+    def __init__(self, start, eng, solver, workers, max_nodes, progress, deadline):
+        self.start, self.eng, self.solver, self.workers = start, eng, solver, workers
+        self.max_nodes, self.progress, self.deadline = max_nodes, progress, deadline
+        self.depth: dict = {}
+        self.keeps: dict = {}
+        self.expanded = 0
+        self.G = None
+
+    def run(self) -> nx.DiGraph:
+        root = key_of(self.start)
+        m = minimum_of(self.solver, self.eng, root, self.deadline)
+        if m is None:
+            self.G = nx.DiGraph(root=g.node_id(root), minimum=None)
+            self._stop(OutOfTime, "the time limit ran out before the start's minimum was proven")
+        b = self.start.board
+        self.G = nx.DiGraph(root=g.node_id(root), margin=b.margin, height=b.height, width=b.width, minimum=m)
+        self.depth[root] = 0
+        frontier = [root]
+        while frontier:
+            nxt = []
+            # a slice of the turn's positions at a time, so the cap and the clock are looked at
+            # well before a whole turn (millions of next positions late in a deal) is settled
+            for part in self._slices(frontier):
+                turns = self._settle_children(part, m)
+                for key in part:
+                    nxt += self._expand(key, turns[key], m)
+            frontier = nxt
+        return self.G
+
+    def _slices(self, frontier: list):
+        part, size = [], 0
         for key in frontier:
-            mult = turns[key]
-            kept = [ch for ch in sorted(mult) if keeps[ch]]
-            G.add_node(g.node_id(key))
-            g.describe_node(G, start.board, key, depth[key])
-            G.nodes[g.node_id(key)].update(options=len(mult), keeping=len(kept), min_result=m)
-            for ch in kept:
-                if ch not in depth:
-                    depth[ch] = depth[key] + 1
-                    nxt.append(ch)
-                    if len(depth) > max_nodes:
-                        raise CapReached(
-                            f"the perfect-play graph has more than {max_nodes:,} positions ({settled + 1:,} expanded, "
-                            f"{len(depth):,} found, down to turn {depth[ch]}); raise --max-nodes", G)
-                G.add_edge(g.node_id(key), g.node_id(ch), turns=mult[ch])
-            settled += 1
-        frontier = nxt
-    return G
+            check_interrupt()
+            n = len(self.eng.next_states(key))
+            if part and size + n > SLICE:
+                yield part
+                part, size = [], 0
+            part.append(key)
+            size += n
+        if part:
+            yield part
+
+    def _settle_children(self, part: list, m: int) -> dict:
+        """Settle the next positions of ``part``; returns each position's {next position: turns}."""
+        turns = {key: self.eng.turn_counts(key) for key in part}
+        # in the order the positions list them: siblings one after another share subtrees in the table
+        todo = list(dict.fromkeys(ch for key in part for ch in sorted(turns[key]) if ch not in self.keeps))
+        base = len(self.keeps)
+        tick = (lambda n: self.progress(base + n, None)) if self.progress else None
+        try:
+            self.keeps.update(_settle(self.workers, todo, m, tick, self.deadline))
+        except _OutOfTime:
+            self._stop(OutOfTime, "the time limit ran out; raise --time-limit")
+        return turns
+
+    def _expand(self, key, mult: dict, m: int) -> list:
+        """Add ``key`` with its keeping edges (``mult``: next position -> turns); returns its
+        children new to the graph."""
+        G, depth = self.G, self.depth
+        kept = [ch for ch in sorted(mult) if self.keeps[ch]]
+        G.add_node(g.node_id(key))
+        g.describe_node(G, self.start.board, key, depth[key])
+        G.nodes[g.node_id(key)].update(options=len(mult), keeping=len(kept), min_result=m)
+        new = []
+        for ch in kept:
+            if ch not in depth:
+                depth[ch] = depth[key] + 1
+                new.append(ch)
+            G.add_edge(g.node_id(key), g.node_id(ch), turns=mult[ch])
+        self.expanded += 1
+        if len(depth) > self.max_nodes:
+            self._stop(CapReached, f"the perfect-play graph has more than {self.max_nodes:,} positions; raise --max-nodes")
+        return new
+
+    def _stop(self, kind, why: str):
+        # keep only expanded nodes: a child waiting for expansion has no counts yet
+        self.G.remove_nodes_from([n for n, d in self.G.nodes(data=True) if "options" not in d])
+        counts = {"reason": "cap" if kind is CapReached else "time", "found": len(self.depth),
+                  "expanded": self.expanded, "turn": 1 + max(self.depth.values(), default=0),
+                  "settled": len(self.keeps)}
+        raise kind(f"{why} ({counts['expanded']:,} positions expanded, {counts['found']:,} found, down to turn "
+                   f"{counts['turn']}; {counts['settled']:,} next positions settled)", self.G, counts)
 
 
-def _settle(workers: list, keys: list, m: int, tick=None) -> dict:
+def _settle(workers: list, keys: list, m: int, tick=None, deadline: float | None = None) -> dict:
     """Whether each of ``keys`` can still reach ``m`` stacks: an exact search each, shared among
     the (engine, solver) ``workers``, one thread each; ``tick(n)`` with the number settled so far.
+    Raises :class:`_OutOfTime` when ``deadline`` passes.
 
     Each run of keys is first answered in batches by one kernel call (the bound, the table, game
     ends): late in the game most next positions are, and a search call each cost more than the
@@ -125,12 +203,16 @@ def _settle(workers: list, keys: list, m: int, tick=None) -> dict:
         out = []
         for lo in range(0, len(part), BATCH):
             check_interrupt()
+            if deadline is not None and time.perf_counter() > deadline:
+                raise _OutOfTime
             batch = part[lo:lo + BATCH]
             known = s.known(e, np.array(batch, np.uint64).reshape(-1, 3), m + 1)
             for ch, v in zip(batch, known.tolist()):
                 if v < 0:
                     check_interrupt()
-                    v = s.value(e, ch, m + 1)
+                    v = s.value(e, ch, m + 1, deadline)
+                    if v is None:
+                        raise _OutOfTime
                 out.append((ch, v <= m))
             if tick:
                 with lock:
@@ -189,6 +271,13 @@ def narrowest_decision(G: nx.DiGraph) -> str | None:
     return best
 
 
+def partial_report(e: Incomplete) -> dict:
+    """What a stopped build found, JSON-ready: why it stopped, how far it got, and the width of
+    perfect play by turn over the positions it expanded (the last turn's row is a part)."""
+    return {"complete": False, **e.counts, "minimum": e.partial.graph.get("minimum"),
+            "width_by_turn": width_by_turn(e.partial), "message": str(e)}
+
+
 def analyse(G: nx.DiGraph) -> dict:
     """Every figure above, JSON-ready."""
     crit = critical_positions(G)
@@ -200,6 +289,7 @@ def analyse(G: nx.DiGraph) -> dict:
                 "label": d["label"], "position": d["position"]}
 
     return {
+        "complete": True,
         "minimum": minimum(G),
         "positions": G.number_of_nodes(),
         "edges": G.number_of_edges(),

@@ -1,5 +1,7 @@
 """The state graph against a brute-force enumeration of every game with the reference engine."""
 
+import time
+
 import networkx as nx
 import pytest
 
@@ -145,8 +147,41 @@ def test_perfect_lines_and_critical_positions_match_brute_force(pos):
 def test_perfect_play_graph_cap_gives_partial_counts():
     from fci_solver import optimal as o
 
-    with pytest.raises(o.CapReached, match=r"more than 5 positions \(\d+ expanded, 6 found"):
+    whole = o.optimal_graph(SMALL[1], CARDS)
+    with pytest.raises(o.CapReached, match=r"more than 5 positions; raise --max-nodes \(\d+ positions expanded, \d+ found") as e:
         o.optimal_graph(SMALL[1], CARDS, max_nodes=5)
+    c = e.value.counts
+    assert c["reason"] == "cap" and c["found"] > 5 and c["expanded"] >= 1
+    # the partial graph holds only expanded positions, each with the counts of the whole graph
+    part = e.value.partial
+    assert part.number_of_nodes() == c["expanded"]
+    for n, d in part.nodes(data=True):
+        assert (d["options"], d["keeping"]) == (whole.nodes[n]["options"], whole.nodes[n]["keeping"])
+
+
+def test_perfect_play_graph_cap_stops_within_a_turn():
+    # the deal's first turn alone keeps more than 50 positions: the build stops inside turn 2's
+    # settling, long before the (large) graph of a full deal would be done
+    from fci_solver import optimal as o
+    from fci_solver.position import Deal
+
+    pos = Deal.random("standard", 2).position(2, False, False)
+    with pytest.raises(o.CapReached) as e:
+        o.optimal_graph(pos, CARDS, max_nodes=50)
+    assert e.value.counts["expanded"] == 1 and e.value.counts["turn"] == 2
+
+
+def test_perfect_play_graph_time_limit_gives_partial_counts():
+    from fci_solver import optimal as o
+    from fci_solver.position import Deal
+
+    pos = Deal.random("standard", 13).position(2, False, False)
+    t = time.perf_counter()
+    with pytest.raises(o.OutOfTime, match="the time limit ran out") as e:
+        o.optimal_graph(pos, CARDS, max_nodes=10**7, time_limit=0.5)
+    assert time.perf_counter() - t < 20  # stops at the first look at the clock after 0.5 s
+    assert e.value.counts["reason"] == "time"
+    assert o.partial_report(e.value)["complete"] is False
 
 
 @pytest.mark.parametrize("ext", g.FORMATS)

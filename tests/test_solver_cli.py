@@ -111,6 +111,7 @@ DEAL = "5 12 0 7 3 15 9 1 14 2 8 11 6 13 4 10"
     (["solve", "--random", "--cards", "/no/such.json"], "cannot read card file"),
     (["solve", "--random", "--bogus"], "No such option"),
     (["replay", "/no/such/line.json"], "cannot read line file"),
+    (["graph", "--layout", "six", "--random", "--time-limit", "2"], "--time-limit goes with --optimal"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle):
     r = run(*args)
@@ -208,3 +209,13 @@ def test_can_win_answers_for_any_target_with_a_sound_bound(seed, target):
     assert (r.min_remaining <= target) == (true_min <= target)
     assert r.lower_bound <= true_min <= r.min_remaining
     assert len(replay(pos, r.line, CARDS)[-1] if r.line else pos) == r.min_remaining
+
+
+def test_a_capped_perfect_play_graph_prints_its_partial_counts_and_exits_3():
+    r = run("graph", "--optimal", "--layout", "six", "9", "8", "7", "6", "5", "4", "--margin", "1", "--sea", "none",
+            "--max-nodes", "50", "--json")
+    assert r.returncode == 3, r.stderr
+    out = json.loads(r.stdout)
+    assert out["complete"] is False and out["reason"] == "cap" and out["found"] > 50
+    assert out["width_by_turn"][0] == {"turn": 1, "positions": 1, "options": 52, "keeping": 33}
+    assert "raise --max-nodes" in r.stderr and "Traceback" not in r.stderr
