@@ -198,14 +198,21 @@ def _settle(workers: list, keys: list, m: int, tick=None, deadline: float | None
     """
     lock = threading.Lock()
     done = [0]
+    runs = iter(range(0, len(keys), BATCH))
 
-    def run(e: Engine, s: BitboardSolver, part: list) -> list:
+    def run(e: Engine, s: BitboardSolver) -> list:
+        # each thread takes the next run of BATCH keys when it is free: neighbouring keys share
+        # subtrees in the table, and no thread waits on another's hard searches at the end
         out = []
-        for lo in range(0, len(part), BATCH):
+        while True:
+            with lock:
+                lo = next(runs, None)
+            if lo is None:
+                return out
             check_interrupt()
             if deadline is not None and time.perf_counter() > deadline:
                 raise _OutOfTime
-            batch = part[lo:lo + BATCH]
+            batch = keys[lo:lo + BATCH]
             known = s.known(e, np.array(batch, np.uint64).reshape(-1, 3), m + 1)
             for ch, v in zip(batch, known.tolist()):
                 if v < 0:
@@ -218,14 +225,11 @@ def _settle(workers: list, keys: list, m: int, tick=None, deadline: float | None
                 with lock:
                     done[0] += len(batch)
                     tick(done[0])
-        return out
 
-    if len(workers) == 1 or len(keys) < 2:
-        return dict(run(*workers[0], keys))
-    # contiguous runs, not every n-th key: neighbouring keys share subtrees in the table
-    step = -(-len(keys) // len(workers))
+    if len(workers) == 1 or len(keys) <= BATCH:
+        return dict(run(*workers[0]))
     with ThreadPoolExecutor(len(workers)) as pool:
-        parts = list(pool.map(lambda j: run(*workers[j], keys[j * step:(j + 1) * step]), range(len(workers))))
+        parts = list(pool.map(lambda w: run(*w), workers))
     return dict(kv for part in parts for kv in part)
 
 
