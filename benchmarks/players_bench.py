@@ -133,7 +133,9 @@ def summary(rows: list[dict], grades: dict) -> str:
             if d[b][1]:
                 xs.append(bits_of(grades[key]))
                 ys.append(d[b][0] / d[b][1])
-        out.append(f"Spearman rank correlation, bits against success at B = {b:,}: {spearman(xs, ys):+.2f} over {len(xs)} deals")
+        rho = spearman(xs, ys)
+        out.append(f"Spearman rank correlation, bits against success at B = {b:,}: "
+                   + (f"{rho:+.2f} over {len(xs)} deals" if rho == rho else f"none (every one of {len(xs)} deals has the same rate)"))
     effort = defaultdict(list)
     for key, d in per_deal.items():
         least = next((b for b in budgets if d[b][1] and d[b][0] * 2 >= d[b][1]), None)

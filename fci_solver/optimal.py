@@ -126,37 +126,36 @@ class _Build:
             # a slice of the turn's positions at a time, so the cap and the clock are looked at
             # well before a whole turn (millions of next positions late in a deal) is settled
             for part in self._slices(frontier):
-                turns = self._settle_children(part, m)
-                for key in part:
-                    nxt += self._expand(key, turns[key], m)
+                self._settle_children(part, m)
+                for key, mult in part:
+                    nxt += self._expand(key, mult, m)
             frontier = nxt
         return self.G
 
     def _slices(self, frontier: list):
+        """The frontier in runs of about :data:`SLICE` next positions: (key, {next position: turns})."""
         part, size = [], 0
         for key in frontier:
             check_interrupt()
-            n = len(self.eng.next_states(key))
-            if part and size + n > SLICE:
+            mult = self.eng.turn_counts(key)
+            if part and size + len(mult) > SLICE:
                 yield part
                 part, size = [], 0
-            part.append(key)
-            size += n
+            part.append((key, mult))
+            size += len(mult)
         if part:
             yield part
 
-    def _settle_children(self, part: list, m: int) -> dict:
-        """Settle the next positions of ``part``; returns each position's {next position: turns}."""
-        turns = {key: self.eng.turn_counts(key) for key in part}
+    def _settle_children(self, part: list, m: int) -> None:
+        """Settle every next position of ``part`` not settled yet."""
         # in the order the positions list them: siblings one after another share subtrees in the table
-        todo = list(dict.fromkeys(ch for key in part for ch in sorted(turns[key]) if ch not in self.keeps))
+        todo = list(dict.fromkeys(ch for _, mult in part for ch in sorted(mult) if ch not in self.keeps))
         base = len(self.keeps)
         tick = (lambda n: self.progress(base + n, None)) if self.progress else None
         try:
             self.keeps.update(_settle(self.workers, todo, m, tick, self.deadline))
         except _OutOfTime:
             self._stop(OutOfTime, "the time limit ran out; raise --time-limit")
-        return turns
 
     def _expand(self, key, mult: dict, m: int) -> list:
         """Add ``key`` with its keeping edges (``mult``: next position -> turns); returns its
