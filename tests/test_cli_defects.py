@@ -82,11 +82,24 @@ def test_ctrl_c_stops_within_a_second_with_status_130(args):
     assert "Traceback" not in err
 
 
+def _wait_until_loaded(pid: int, library: str, timeout: float = 30) -> None:
+    """Wait until process ``pid`` has mapped a file whose path holds ``library``."""
+    end = time.perf_counter() + timeout
+    while time.perf_counter() < end:
+        with open(f"/proc/{pid}/maps") as f:
+            if library in f.read():
+                return
+        time.sleep(0.002)
+    raise AssertionError(f"{library} was never loaded")
+
+
 def test_ctrl_c_while_the_command_is_still_starting_is_one_line_and_130():
-    # the first half second imports numpy, numba and click
+    # the first half second imports numpy, numba and click; the signal is sent as numpy's compiled
+    # core is mapped, which is after fci's entry point has run (a fixed sleep raced the
+    # interpreter's own start-up on a loaded machine, where Python's default handler answers)
     p = subprocess.Popen(FCI + ["solve", "--random", "--seed", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True)
-    time.sleep(0.05)
+    _wait_until_loaded(p.pid, "_multiarray_umath")
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=10)
     assert p.returncode == 130 and err.strip() == "fci: interrupted"
