@@ -385,11 +385,11 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, jobs, time_
 
     if out is not None:
         check_out_file(out, g.FORMATS, "graph")
+    if time_limit is not None and not optimal:
+        raise FciError("--time-limit goes with --optimal (the full graph stops at --max-nodes)")
     load_kernels(quiet)
     if optimal:
         return _optimal_graph(setup, max_nodes, out, labels, quiet, as_json, jobs, time_limit)
-    if time_limit is not None:
-        raise FciError("--time-limit goes with --optimal (the full graph stops at --max-nodes)")
     progress = Progress("graph", enabled=not (quiet or as_json))
     G = g.build_graph(setup.start, setup.cards, max_nodes=max_nodes, progress=lambda n, _: progress(n, unit="states expanded"))
     if out and labels:
