@@ -501,6 +501,8 @@ def _grade_lines(g) -> list[str]:
         out = [f"Minimum by sea animals: {mins}; needed for the best: {g.needs or 'unknown'}"]
     if not g.first_turns:
         out.append("First turns: none (the game is over)")
+    elif g.profile is None:
+        out.append(f"First turns: {g.first_turns:,}")
     elif g.keeping is not None:
         out.append(f"First turns: {g.first_turns:,}; {g.keeping:,} keep the minimum ({g.keeping / g.first_turns:.0%})")
     else:
@@ -517,17 +519,20 @@ def _grade_lines(g) -> list[str]:
         from .difficulty import profile_table
 
         out += profile_table(g.profile)
+    if g.effort is not None and g.effort.steps:
+        from .effort import effort_table
+
+        out += effort_table(g.effort, all_rows=g.profile is None)
     if g.tier and g.score is not None:
-        out.append(f"Tier: {g.tier} ({g.score:.1f} bits)")
+        out.append(f"Tier: {g.tier} (effort {g.score:,.0f})")
     elif g.tier:
-        lo, hi = g.score_range
-        out.append(f"Tier: {g.tier} (between {lo:.1f} and {hi:.1f} bits: proven by the options settled)")
+        out.append(f"Tier: {g.tier} (effort more than {g.score_range[0] - 1:,.0f}: proven by the capped search)")
     else:
         out.append(f"Tier: none: {g.reason}")
     return out
 
 
-@cli.command("grade", short_help="Prove how hard a deal is: its decisions, bits and tier.")
+@cli.command("grade", short_help="Prove how hard a deal is: its decisions, effort, bits and tier.")
 @deal_options(sea_default="none")
 @click.option("--target", type=click.IntRange(min=1), default=1, show_default=True, help="Grade against ending with at most this many stacks.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="Stop after this many seconds; facts not settled are reported as unknown.")
@@ -539,7 +544,9 @@ def _grade_lines(g) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory, jobs, quiet, as_json):
     """Prove how hard a deal is: minima by sea animals, the decisions on its solution line
-    (how many turns keep the perfect result at each), the bits they add up to, and a tier.
+    (how many turns keep the perfect result at each) and the bits they add up to, the effort
+    line (how much search each decision needs to see a turn that keeps it), and a tier from
+    the effort of the hardest decision.
 
     Exit status 3: a limit stopped it before every fact was proven.
 
@@ -570,7 +577,7 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 
 
 @cli.command("generate", short_help="Make puzzles of a chosen difficulty, proven exactly.")
-@click.option("--difficulty", "-d", required=True, help="easy, medium, hard or expert, or a band of bits such as 30-35.")
+@click.option("--difficulty", "-d", required=True, help="easy, medium, hard or expert, or a band of effort (search states of the hardest decision) such as 50-200.")
 @click.option("--layout", "-l", default="standard", show_default=True, help="Layout name or path to a layout file.")
 @click.option("--count", "-n", type=click.IntRange(min=1), default=1, show_default=True, help="How many puzzles.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same puzzles.")
@@ -592,14 +599,14 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_file, plain, max_candidates, grade_states,
                  time_limit, svg_dir, html_dir, spread, full_grade, jobs, quiet, as_json):
-    """Find COUNT distinct deals of a difficulty tier (or a band of bits), each proven to be in it,
+    """Find COUNT distinct deals of a difficulty tier (or a band of effort), each proven to be in it,
     the same for the same --seed.  Each puzzle is served with the facts that prove its tier
     (--full-grade for all of them).
 
     \b
     Examples:
       fci generate --difficulty medium --layout ten --count 2 --seed 1
-      fci generate -d 20-24 --layout ten --count 5 --svg out/
+      fci generate -d 20-40 --layout ten --count 5 --svg out/
     """
     from .generate import generate
     from .grade import difficulty_band
@@ -656,10 +663,10 @@ def _write_pages(puzzles, cards, folder, difficulty, seed, margin, shark, whale)
         pos = p.deal.position(margin, shark, whale)
         result = search.solve(pos, cards)
         path = out / f"puzzle-{i}.html"
-        lo, hi = p.grade.score_range or (p.grade.score, p.grade.score)
-        bits = f"{lo:.1f} bits" if lo == hi else f"{lo:.1f}-{hi:.1f} bits"
+        lo, _ = p.grade.score_range or (p.grade.score, p.grade.score)
+        effort = f"effort {lo:,.0f}" if p.grade.score is not None else f"effort more than {lo - 1:,.0f}"
         write_page(path, pos, result.line, result.positions, cards, f"Puzzle {i}: {difficulty} ({p.deal.layout.name})",
-                   [f"Deal {p.deal}; {bits}", f"Generated with fci generate --difficulty {difficulty} --seed {seed}"],
+                   [f"Deal {p.deal}; {effort}", f"Generated with fci generate --difficulty {difficulty} --seed {seed}"],
                    _narrow_turns(p))
         files.append(str(path))
     return files

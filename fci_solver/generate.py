@@ -37,9 +37,8 @@ PROPOSALS = 6  # deals drawn per step, of which the climb grades the most promis
 SPREAD = 6  # cells in which any two puzzles of a run differ, by default
 FEWEST = 32  # first turns a deal needs before the climb upwards considers it
 
-# Search states per grade.  A state of the search does more than it did (the bound that tells
-# stacks that can never meet cuts about 4 of every 5 states a grade spent on seeded deals), so
-# the same effort is a quarter of the 2,000,000 it was: expert x5, seed 1, 97.6 s -> 51.2 s.
+# Search states for a grade's minima (a deal whose minimum is not proven within them is skipped;
+# the effort line is bounded by its own cap).
 GRADE_STATES = 500_000
 
 
@@ -51,17 +50,20 @@ class Puzzle:
 
 
 def distance(score: float | None, band: Band) -> float:
-    """How far a score is from the band (0 inside it; infinite when there is no score)."""
+    """How far an effort is from the band, in doublings (0 inside it; infinite when there is no score)."""
     if score is None:
         return math.inf
-    return band.lo - score if score < band.lo else (score - band.hi if score >= band.hi else 0.0)
+    if score < band.lo:
+        return math.log2((band.lo + 1) / (score + 1))
+    return math.log2((score + 1) / band.hi) if score >= band.hi else 0.0
 
 
 def _guide(g: Grade, band: Band) -> float:
     """The climb's measure of how far a graded deal is from the band.
 
-    Exact when the grade has its bits; when the grade stopped early it uses the middle of the
-    proven bounds (only to steer the search: the band of a puzzle is always proven).
+    Exact when the grade has its effort; when the effort is only bounded (a decision needs more
+    than the cap) it uses the proven lower bound (only to steer the search: the band of a puzzle
+    is always proven).
     """
     if band.holds(g):
         return 0.0
@@ -72,7 +74,7 @@ def _guide(g: Grade, band: Band) -> float:
 
 
 def _direction(g: Grade, band: Band) -> int:
-    """+1 when the climb should raise the bits of ``g``'s deal, -1 to lower them, 0 when unknown."""
+    """+1 when the climb should raise the effort of ``g``'s deal, -1 to lower it, 0 when unknown."""
     value = g.score if g.score is not None else g.details.get("estimate")
     if value is None:
         return 0
@@ -102,7 +104,7 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
              time_limit: float | None = None) -> list[Puzzle]:
     """``count`` distinct deals of the tier ``difficulty`` (see :mod:`.grade`), reproducible from ``seed``.
 
-    ``difficulty`` is a tier name or a band of bits of the designer's own, ``"30-35"``.
+    ``difficulty`` is a tier name or a band of effort of the designer's own, ``"50-200"``.
 
     ``grade_states`` bounds each grade in search states (a deal not settled within it is skipped;
     states, not seconds, so the same seed gives the same puzzles on any machine);
@@ -110,10 +112,10 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
     it).  Any two puzzles differ in at least ``spread`` cells (the climb goes on from each puzzle
     it finds, so with 1 they are often a swap apart; default :data:`SPREAD`, or every cell of a
     smaller layout).  Each puzzle comes with the grade that
-    proved its tier: the facts the tier rests on, the forgiveness often only bounded (a bound that
-    fixes the tier is a proof); ``full_grade`` grades each puzzle again for every fact of
-    :func:`.grade` (the minima with other sea animals and the exact count cost far more than the
-    tier).  ``time_limit`` (seconds) ends the search for more puzzles between two grades; the
+    proved its tier: the facts the tier rests on (the effort line, capped where the tier is
+    fixed: a bound that fixes it is a proof); ``full_grade`` grades each puzzle again for every
+    fact of :func:`.grade` (the minima with other sea animals, the decision profile and its bits,
+    the exact count cost far more than the tier).  ``time_limit`` (seconds) ends the search for more puzzles between two grades; the
     puzzles found before it are the ones a run without it finds first.  Raises :class:`FciError`
     when the tier is not reached within ``max_candidates`` or ``time_limit``.
     """
@@ -233,7 +235,7 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
             got = f"; found: {'; '.join(str(p.deal) for p in found)}" if found else ""
             proven = [g.score if g.score is not None else g.score_range[0] for g in seen.values()
                       if g.score is not None or g.score_range is not None]
-            span = f" (the deals graded had {min(proven):.1f} to {max(proven):.1f} bits)" if proven else ""
+            span = f" (the deals graded had effort {min(proven):,.0f} to {max(proven):,.0f})" if proven else ""
             spent = f" in {time_limit:g} s" if out_of_time() else ""
             limit = "--time-limit" if spent else "--max-candidates"
             raise FciError(f"found {len(found)} of {count} {band.name} puzzles ({band.text()}) on {where} after grading "

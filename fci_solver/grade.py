@@ -4,6 +4,8 @@ Facts (see ``RULES.md``, "Grading"):
 
 * the minimum result with every choice of sea animals (none, Shark, Whale, both), and so which
   sea animals the deal *needs* for its best result;
+* the effort line (:mod:`.effort`): at every decision, the least search effort that proves a
+  turn still allows the minimum; the deal's *effort* is that of its hardest decision;
 * the decision profile (:mod:`.difficulty`): every position of the solution line with its
   distinct next positions and how many of them still allow the minimum, and the bits they sum
   to; its first decision is the deal's *forgiveness* (first turns that keep the minimum);
@@ -12,8 +14,10 @@ Facts (see ``RULES.md``, "Grading"):
   shortest and longest winning lines.  This walk is only possible when the DAG is small enough
   (``dag_states``); on full 16-card deals it is not, and the fact is reported as unknown.
 
-The tier depends only on the bits of the profile; proven bounds on them that lie inside one
-tier's band fix it as surely as the exact figure.
+The tier depends only on the effort (search states); a proven bound that lies inside one tier's
+band ("more than 499 states") fixes it as surely as the exact figure.  The bits are reported
+beside it: they measure how few turns keep the minimum, which does not order how hard players
+find deals (benchmarks/RESULTS.md), the effort does.
 """
 
 from __future__ import annotations
@@ -24,12 +28,15 @@ from dataclasses import dataclass, field, fields
 
 from .cards import CardTable
 from .difficulty import Profile, profile
+from .effort import LIMIT as EFFORT_LIMIT, Effort, effort as effort_line
 from .errors import FciError
 from .position import SEA_CHOICES, Position, sea_list, sea_word
 from .bitboard.search import BitboardSolver, Engine, dag_walk, key_of
 
 TIERS = ("easy", "medium", "hard", "expert")
-TIER_FLOORS = (0.0, 26.0, 32.0, 38.0)  # lowest bits of easy, medium, hard, expert (README: how they were set)
+# lowest effort (search states of the hardest decision) of easy, medium, hard, expert; README:
+# how they were set
+TIER_FLOORS = (0, 30, 100, 500)
 SEA_CONFIGS = {name: SEA_CHOICES[name] for name in ("none", "shark", "whale", "both")}  # in the order solved
 DEFAULT_DAG_STATES = 1_000_000
 
@@ -45,7 +52,7 @@ def tier_of(score: float | None) -> str | None:
 
 
 def tier_band(index: int) -> tuple[float, float]:
-    """The bits of tier ``index``: from its floor up to (not including) the next tier's."""
+    """The effort of tier ``index``: from its floor up to (not including) the next tier's."""
     return TIER_FLOORS[index], TIER_FLOORS[index + 1] if index + 1 < len(TIERS) else math.inf
 
 
@@ -53,33 +60,39 @@ def tier_index(name: str) -> int:
     try:
         return TIERS.index(name.lower())
     except ValueError:
-        raise FciError(f"unknown difficulty {name!r}; choose one of {', '.join(TIERS)}, or a band of bits such as 30-35") from None
+        raise FciError(f"unknown difficulty {name!r}; choose one of {', '.join(TIERS)}, or a band of effort such as 50-200") from None
 
 
 @dataclass(frozen=True)
 class Band:
-    """The bits a puzzle must have: a tier's band, or a designer's own (``"30-35"``, ``"42-"``)."""
+    """The effort a puzzle must have: a tier's band, or a designer's own (``"50-200"``, ``"1000-"``)."""
 
     name: str
     lo: float
     hi: float  # not included
 
     def holds(self, g: "Grade") -> bool:
-        """Is ``g``'s bits proven inside the band (the exact figure, or both bounds)?"""
+        """Is ``g``'s effort proven inside the band (the exact figure, or both bounds)?"""
         if g.score is not None:
             return self.lo <= g.score < self.hi
-        return g.score_range is not None and self.lo <= g.score_range[0] and g.score_range[1] < self.hi
+        return g.score_range is not None and self.lo <= g.score_range[0] and \
+            (g.score_range[1] < self.hi or self.hi == math.inf)
 
     def text(self) -> str:
-        return f"{self.lo:g} bits or more" if self.hi == math.inf else f"{self.lo:g} to {self.hi:g} bits"
+        return f"effort {self.lo:g} or more" if self.hi == math.inf else f"effort {self.lo:g} to {self.hi - 1:g}"
+
+    def limit(self) -> int:
+        """The least cap on a decision's budget that tells whether an effort is in the band."""
+        return max(1, int(self.hi) - 1 if self.hi < math.inf else math.ceil(self.lo) - 1)
 
     def excludes(self, lo: float, hi: float) -> bool:
-        """Do proven bounds ``lo <= bits <= hi`` rule the band out?"""
+        """Do proven bounds ``lo <= effort <= hi`` rule the band out?"""
         return hi < self.lo or lo >= self.hi
 
 
 def difficulty_band(text: str) -> Band:
-    """A tier name (case-insensitive) or a band of bits ``LO-HI`` (either end may be left out)."""
+    """A tier name (case-insensitive) or a band of effort ``LO-HI``, search states from LO up to and
+    not including HI (either end may be left out)."""
     lo, dash, hi = text.strip().partition("-")
     if not dash:
         i = tier_index(text.strip())
@@ -90,7 +103,7 @@ def difficulty_band(text: str) -> Band:
         tier_index(text)  # raises with the list of names
         raise
     if not 0 <= band.lo < band.hi:
-        raise FciError(f"the band {text!r} is empty: give bits LO-HI with 0 <= LO < HI")
+        raise FciError(f"the band {text!r} is empty: give an effort LO-HI with 0 <= LO < HI")
     return band
 
 
@@ -109,20 +122,21 @@ class Grade:
     shortest: int | None  # turns of the shortest / longest line ending with <= target stacks
     longest: int | None
     dag_states: int | None
-    score: float | None  # the bits of the decision profile, when exact
+    score: float | None  # the effort (search states of the hardest decision), when exact
     tier: str | None
     reason: str | None  # why there is no tier
     seconds: float = 0.0
     details: dict = field(default_factory=dict)
-    score_range: tuple[float, float] | None = None  # proven bounds on the bits when not exact
+    score_range: tuple[float, float] | None = None  # proven bounds on the effort when not exact
     profile: Profile | None = None
+    effort: Effort | None = None
 
     def to_dict(self) -> dict:
-        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "profile"}  # plain values
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("profile", "effort")}  # plain values
         d["details"] = {k: v for k, v in self.details.items() if k != "estimate"}  # the climb's guess, not a fact
         d["sea"] = list(self.sea)
         d["keeping_bounds"] = list(self.keeping_bounds)
-        d["score_range"] = list(self.score_range) if self.score_range else None
+        d["score_range"] = [x if x < math.inf else None for x in self.score_range] if self.score_range else None
         d["forgiveness"] = None if self.keeping is None or not self.first_turns else self.keeping / self.first_turns
         d["seconds"] = round(self.seconds, 3)
         p = self.profile
@@ -130,6 +144,8 @@ class Grade:
         d["bits_bounds"] = None if p is None else [round(x, 4) for x in p.bits_bounds]
         d["narrow_decisions"] = None if p is None else len(p.narrow)
         d["decisions"] = [] if p is None else [x.to_dict() for x in p.decisions]
+        e = self.effort
+        d.update(e.to_dict() if e is not None else {"effort": None, "effort_bounds": None, "steps": []})
         return d
 
 
@@ -171,11 +187,11 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     ``time_limit`` (seconds) and ``state_limit`` (search states, the same on every machine) bound
     the searches; facts not settled within them are None (the profile then has proven bounds).
     ``progress(done, best, unit)`` is called now and then.  ``tier_only`` settles just the facts
-    the tier needs (the served and the no-sea minimum, the profile) and stops the profile as soon
-    as its bounds fix the tier, or, with ``stop_band``, as soon as they show the deal is or is not
-    in that band: the generator's inner loop.  ``jobs`` threads settle the profile's next
-    positions (not in the generator's loop, whose early stops depend on their order); the facts
-    do not depend on it, and with ``state_limit`` each thread gets an equal share.
+    the tier needs (the served and the no-sea minimum, the effort line, capped once the tier is
+    fixed, or with ``stop_band`` once the deal is shown in or out of that band): the generator's
+    inner loop.  The effort line's cost is bounded by its cap, not by ``state_limit``.  ``jobs``
+    threads settle the profile's next positions; the facts do not depend on it, and with
+    ``state_limit`` each thread gets an equal share.
     """
     t0 = time.perf_counter()
     clock = _Clock(time_limit)
@@ -195,16 +211,20 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     served = minimum[served_sea]
     minimum_states = solver.states
 
-    # 2. the decision profile along the solution line
-    prof = None
+    # 2. the effort line (the tier's measure) and the decision profile along the solution line
+    eff = prof = None
     if served is not None and served <= target and not clock.over:
-        room = _room(solver, state_limit)
-        prof = profile(pos, cards, served, solver=solver, eng=eng, jobs=1 if stop_band else jobs, memory=memory,
-                       state_limit=room, deadline=clock.deadline(), stop=_stopper(tier_only, stop_band),
-                       progress=(lambda done, total: progress(done, None, f"of {total:,} next positions settled"))
-                       if progress else None)
-    n = len(eng.next_states(root)) if prof is None or not prof.decisions else prof.decisions[0].options
-    first = prof.decisions[0] if prof is not None and prof.decisions else None
+        eff = _effort(pos, cards, eng, served, tier_only, stop_band, clock)
+        if not tier_only and not clock.over:
+            room = _room(solver, state_limit)
+            prof = profile(pos, cards, served, solver=solver, eng=eng, jobs=jobs, memory=memory,
+                           state_limit=room, deadline=clock.deadline(),
+                           progress=(lambda done, total: progress(done, None, f"of {total:,} next positions settled"))
+                           if progress else None)
+    if prof is not None and prof.decisions:
+        n, first = prof.decisions[0].options, prof.decisions[0]
+    else:
+        n, first = len(eng.next_states(root)), None
     keeping = first.keeping if first else None
     bounds = first.keeping_bounds if first else (0, n)
 
@@ -223,37 +243,46 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
         reason = f"the deal cannot end with {target} or fewer stacks (its minimum is {served})"
     elif not n:
         reason = "the deal has no legal turn"
-    elif prof is None:
+    elif eff is None:
         reason = "not every fact was proven within the limits"
-    elif prof.exact:
-        score = prof.bits
+    elif eff.exact:
+        score = eff.hardest
         tier = tier_of(score)
     else:
-        score_range = prof.bits_bounds
-        if tier_of(score_range[0]) == tier_of(score_range[1]):
-            tier = tier_of(score_range[0])
+        score_range = eff.bounds
+        if tier_of(score_range[0]) == TIERS[-1]:
+            tier = TIERS[-1]
         elif stop_band is not None and stop_band.excludes(*score_range):
             reason = f"stopped once the bounds showed the deal is not {stop_band.name}"
         else:
-            reason = "not every fact was proven within the limits"
+            reason = f"a decision needs more than {eff.limit:,} search states (the effort's cap)"
     details = {"states": solver.states, "minimum_states": minimum_states}
     if tier_only:
         details["not_computed"] = ["minima with other sea animals", "random player's chance"]
     if score_range is not None:
-        # the middle of the proven bounds: guidance for the generator's climb only
-        details["estimate"] = sum(score_range) / 2
+        # the proven lower bound: guidance for the generator's climb only
+        details["estimate"] = score_range[0]
+    if eff is not None:
+        details["effort_states"] = eff.states
     return Grade(target, tuple(sea_list(pos.shark, pos.whale)), minimum, needed(minimum), n, keeping,
                  bounds, chance, shortest, longest, walked, score, tier, reason,
-                 time.perf_counter() - t0, details, score_range, prof)
+                 time.perf_counter() - t0, details, score_range, prof, eff)
 
 
-def _stopper(tier_only: bool, band: Band | None):
-    """When a tier-only grade's profile may stop: its bounds fix the tier, or put it in or out of ``band``."""
-    if not tier_only:
+def _effort(pos: Position, cards: CardTable, eng: Engine, minimum: int, tier_only: bool, band: Band | None,
+            clock: "_Clock") -> Effort | None:
+    """The effort line, capped where a larger figure could not change what is asked: the tier, or
+    whether the deal is in ``band``; None when the time ran out."""
+    if band is not None:
+        limit = band.limit()
+    elif tier_only:
+        limit = TIER_FLOORS[-1] - 1
+    else:
+        limit = EFFORT_LIMIT
+    try:
+        return effort_line(pos, cards, minimum, eng=eng, limit=limit, deadline=clock.deadline())
+    except TimeoutError:
         return None
-    if band is None:
-        return lambda lo, hi: tier_of(lo) == tier_of(hi)
-    return lambda lo, hi: (band.lo <= lo and hi < band.hi) or band.excludes(lo, hi)
 
 
 def _room(solver: BitboardSolver, state_limit: int | None) -> int | None:

@@ -1,0 +1,91 @@
+"""The effort line: how much search each decision needs to see a turn that keeps the minimum."""
+
+from functools import lru_cache
+
+import pytest
+
+from fci_solver import rules
+from fci_solver.effort import decision_effort, effort, option_effort
+from fci_solver.grade import grade, tier_of
+from fci_solver.bitboard.search import Engine, key_of
+from fci_solver.position import Deal
+
+from helpers import CARDS, board, play
+
+SMALL = [
+    board("9 8 7\n6 5 .", sea="shark"),
+    board("4 3 2\n1 0 .", sea="none"),
+    board("12 10 9\n. 8 11", sea="whale"),
+    board("7 5 4 3", sea="none", margin=1),
+    board("11 9 8\n5 . 6", sea="both"),
+]
+
+
+@lru_cache(maxsize=None)
+def minimum(p):
+    """The least stacks reachable, over every line of the reference engine."""
+    succ = rules.successors(p, CARDS)
+    return min((minimum(q) for _, q in succ.values()), default=len(p))
+
+
+@pytest.mark.parametrize("pos", SMALL)
+def test_the_effort_line_keeps_the_minimum_and_replays(pos):
+    m = minimum(pos)
+    e = effort(pos, CARDS, m)
+    assert e.exact and e.hardest == max(s.effort for s in e.steps)
+    p = pos
+    for s in e.steps:
+        nxt = [q for _, q in rules.successors(p, CARDS).values()]
+        assert s.options == len(nxt)
+        p = play(p, s.played)
+        assert minimum(p) == m  # every turn of the line keeps the minimum
+    assert not rules.successors(p, CARDS) and len(p) == m
+
+
+@pytest.mark.parametrize("pos", SMALL)
+def test_a_decisions_effort_is_the_least_over_its_keeping_options(pos):
+    # each option searched alone with a budget far above any effort: the decision's effort is
+    # the least number of states among the options that keep the minimum, and the line plays one
+    m = minimum(pos)
+    eng = Engine(pos.board, CARDS)
+    options = sorted(eng.next_states(key_of(pos)))
+    e, proven, played, _ = decision_effort(eng, CARDS, options, m, 10_000)
+    needs = [option_effort(eng, CARDS, ch, m, 10_000) for ch in options]
+    if len(options) == 1:
+        assert (e, proven) == (0, 1)
+        return
+    assert e == min(n for n in needs if n is not None)
+    assert proven == needs.count(e) and needs[options.index(played)] == e
+
+
+def test_an_effort_is_exact_one_state_less_does_not_prove_it():
+    pos = Deal.random("standard", 8).position(2, False, False)
+    eng = Engine(pos.board, CARDS)
+    e, _, played, _ = decision_effort(eng, CARDS, sorted(eng.next_states(key_of(pos))), 1, 1000)
+    assert option_effort(eng, CARDS, played, 1, e) == e
+    assert option_effort(eng, CARDS, played, 1, e - 1) is None
+
+
+def test_a_forced_turn_costs_nothing():
+    # two animals side by side: one turn, 1 eats 0, and no choice to make
+    pos = board("1 0", sea="none", margin=0)
+    e = effort(pos, CARDS, 1)
+    assert [(s.options, s.effort) for s in e.steps] == [(1, 0)]
+    assert e.hardest == 0 and tier_of(e.hardest) == "easy"
+
+
+def test_a_capped_effort_is_a_lower_bound_that_can_fix_the_expert_tier():
+    # seeded deal 8's first decision needs 17 states: capped at 10, the line stops there, bounded
+    pos = Deal.random("standard", 8).position(2, False, False)
+    e = effort(pos, CARDS, 1, limit=10)
+    assert not e.exact and e.hardest is None and e.bounds == (11, float("inf"))
+    assert e.steps[-1].effort is None and len(e.steps) == 1
+
+
+def test_the_grade_tier_is_the_effort_tier():
+    pos = Deal.random("standard", 8).position(2, False, False)
+    g = grade(pos, CARDS, tier_only=True)
+    assert g.score == 17 and g.tier == tier_of(17) == "easy"
+    d = g.to_dict()
+    assert d["effort"] == 17 and d["effort_bounds"] == [17, 17]
+    assert d["steps"][0] == {"turn": 1, "options": 441, "effort": 17, "proven": 1, "played": "7 c3xd3; swap e6 f6"}
