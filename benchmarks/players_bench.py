@@ -9,8 +9,8 @@ from here?"), then plays uniformly among the positions proven to keep it, else a
 proven lost, else among all.  Its table of what it has searched lasts one game (a person
 remembers what they worked out earlier in the same game).  A game succeeds when it ends with the
 deal's minimum.  These are samples (seeded, so reproducible): the summary gives each rate with a
-Wilson 95% interval, the Spearman rank correlation between a deal's bits and its players'
-success, and per deal the least budget of the grid with which a player succeeds in at least half
+Wilson 95% interval, the Spearman rank correlation between a deal's effort (and bits) and its
+players' success, and per deal the least budget of the grid with which a player succeeds in at least half
 its games (the effort figure).
 """
 
@@ -79,11 +79,29 @@ def bits_of(row) -> float:
     return row["bits"] if row.get("bits") is not None else sum(row["bits_bounds"]) / 2
 
 
+def effort_of(row) -> float:
+    return row["effort_bounds"][0]  # exact, or the proven floor when a decision needs more than the cap
+
+
 def tier_of_row(row) -> str | None:
+    """The deal's tier: from its effort (rows of benchmarks/effort_batch.py, which the tiers
+    follow), or from its bits (rows of benchmarks/profile_batch.py: the tiers before the effort)."""
+    if "effort_bounds" in row:
+        lo, hi = row["effort_bounds"]
+        a, b = tier_of(lo), tier_of(math.inf if hi is None else hi)
+        return a if a == b else None
     if row.get("bits") is not None:
-        return tier_of(row["bits"])
+        return bits_tier(row["bits"])
     lo, hi = row["bits_bounds"]
-    return tier_of(lo) if tier_of(lo) == tier_of(hi) else None
+    return bits_tier(lo) if bits_tier(lo) == bits_tier(hi) else None
+
+
+# The tiers by bits, before the effort: how the 200 deals of players-200.jsonl were chosen.
+BITS_FLOORS = (0.0, 26.0, 32.0, 38.0)
+
+
+def bits_tier(bits: float) -> str:
+    return TIERS[sum(bits >= f for f in BITS_FLOORS[1:])]
 
 
 def pick_deals(grades: list[dict], per_tier: int | None, max_seed: int | None = None,
@@ -127,15 +145,19 @@ def summary(rows: list[dict], grades: dict) -> str:
             cells.append(f"{k}/{n} = {k / n:.0%} ({lo:.0%}-{hi:.0%})" if n else "-")
         out.append(f"| {t} | {deals} | " + " | ".join(cells) + " |")
     out.append("")
-    for b in budgets:
-        xs, ys = [], []
-        for key, d in per_deal.items():
-            if d[b][1]:
-                xs.append(bits_of(grades[key]))
-                ys.append(d[b][0] / d[b][1])
-        rho = spearman(xs, ys)
-        out.append(f"Spearman rank correlation, bits against success at B = {b:,}: "
-                   + (f"{rho:+.2f} over {len(xs)} deals" if rho == rho else f"none (every one of {len(xs)} deals has the same rate)"))
+    measures = [("effort", effort_of)] if all("effort_bounds" in grades[k] for k in per_deal) else []
+    if all(grades[k].get("bits_bounds") for k in per_deal):
+        measures.append(("bits", bits_of))
+    for name, measure in measures:
+        for b in budgets:
+            xs, ys = [], []
+            for key, d in per_deal.items():
+                if d[b][1]:
+                    xs.append(measure(grades[key]))
+                    ys.append(d[b][0] / d[b][1])
+            rho = spearman(xs, ys)
+            out.append(f"Spearman rank correlation, {name} against success at B = {b:,}: "
+                       + (f"{rho:+.2f} over {len(xs)} deals" if rho == rho else f"none (every one of {len(xs)} deals has the same rate)"))
     effort = defaultdict(list)
     for key, d in per_deal.items():
         least = next((b for b in budgets if d[b][1] and d[b][0] * 2 >= d[b][1]), None)
@@ -151,7 +173,8 @@ def summary(rows: list[dict], grades: dict) -> str:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--grades", required=True, help="JSONL rows of benchmarks/profile_batch.py (the deals and their bits)")
+    ap.add_argument("--grades", required=True, help="JSONL rows of benchmarks/effort_batch.py (the deals, their effort and bits), "
+                    "or of benchmarks/profile_batch.py (bits only); several, comma-separated")
     ap.add_argument("--per-tier", type=int, default=10)
     ap.add_argument("--deals", type=int, help="this many deals in all, shared evenly among the tiers (instead of --per-tier)")
     ap.add_argument("--games", type=int, default=8)
@@ -160,6 +183,7 @@ def main():
     ap.add_argument("--max-seed", type=int, help="choose only among deals with seeds up to this")
     ap.add_argument("--part", default="0/1", help="K/N: play only every N-th deal from the K-th (run N processes)")
     ap.add_argument("--reverse", action="store_true", help="play the deals last first (a second process on the same part)")
+    ap.add_argument("--seeds-from", help="play the deals of an earlier --out file (instead of choosing by tier)")
     ap.add_argument("--out")
     ap.add_argument("--summary", help="summarise an earlier --out file")
     a = ap.parse_args()
@@ -175,7 +199,12 @@ def main():
             print(summary([json.loads(line) for line in f if line.strip()], grades))
         return
     k, n = (int(x) for x in a.part.split("/"))
-    deals = pick_deals(list(grades.values()), a.per_tier, a.max_seed, a.deals)[k::n]
+    if a.seeds_from:
+        with open(a.seeds_from) as f:
+            chosen = {(r["layout"], r["seed"]) for r in map(json.loads, f) if r}
+        deals = sorted((g for key, g in grades.items() if key in chosen), key=lambda g: g["seed"])[k::n]
+    else:
+        deals = pick_deals(list(grades.values()), a.per_tier, a.max_seed, a.deals)[k::n]
     if a.reverse:
         deals.reverse()
     done = set()

@@ -19,7 +19,7 @@ from .cards import resolve_cards
 from .generate import GRADE_STATES
 from .errors import FciError, read_user_text
 from .layouts import all_layouts
-from .position import DEFAULT_MARGIN, Deal, Position, effect_label, parse_sea, rank_name, read_position, sea_list
+from .position import DEFAULT_MARGIN, Deal, Position, effect_label, parse_sea, rank_name, read_position, sea_list, sea_word
 from . import interrupt, notation, rules, search
 from .progress import Progress
 from .text import plural
@@ -641,9 +641,14 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
         click.echo(f"Wrote {plural(len(files), 'file')}: " + ", ".join(files[:2]) + (", ..." if len(files) > 2 else ""))
 
 
-def _narrow_turns(p) -> dict:
-    """Turn number -> "k of n" for the narrow decisions of a puzzle's grade."""
+def _narrow_turns(p, pos, cards) -> dict:
+    """Turn number -> "k of n" for the narrow decisions of a puzzle's decision profile (computed
+    here when the generator's grade, which needs only the effort, has none)."""
+    from .difficulty import profile
+
     prof = p.grade.profile
+    if prof is None and p.grade.tier is not None:
+        prof = profile(pos, cards, p.grade.minimum[sea_word(pos.shark, pos.whale)])
     return {d.turn: f"{d.keeping_bounds[1]} of {d.options}" for d in prof.decisions if d.narrow} if prof else {}
 
 
@@ -667,7 +672,7 @@ def _write_pages(puzzles, cards, folder, difficulty, seed, margin, shark, whale)
         effort = f"effort {lo:,.0f}" if p.grade.score is not None else f"effort more than {lo - 1:,.0f}"
         write_page(path, pos, result.line, result.positions, cards, f"Puzzle {i}: {difficulty} ({p.deal.layout.name})",
                    [f"Deal {p.deal}; {effort}", f"Generated with fci generate --difficulty {difficulty} --seed {seed}"],
-                   _narrow_turns(p))
+                   _narrow_turns(p, pos, cards))
         files.append(str(path))
     return files
 
@@ -686,7 +691,7 @@ def _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale,
                  f"Goal: end with {target} stack{'s' if target > 1 else ''} or fewer (best possible: {result.min_remaining})",
                  f"Generated with fci generate --difficulty {difficulty} --seed {seed}"]
         turns = notation.line_to_human(pos, result.line, result.positions)
-        narrow = {t: tuple(int(x) for x in kn.split(" of ")) for t, kn in _narrow_turns(p).items()}
+        narrow = {t: tuple(int(x) for x in kn.split(" of ")) for t, kn in _narrow_turns(p, pos, cards).items()}
         for name, text in ((f"puzzle-{i}.svg", puzzle_svg(pos, cards, title, facts)),
                            (f"puzzle-{i}-solution.svg", solution_svg(pos, result.positions, turns, f"Solution to puzzle {i}",
                                                                      narrow=narrow))):

@@ -36,7 +36,7 @@ from .bitboard.search import BitboardSolver, Engine, dag_walk, key_of
 TIERS = ("easy", "medium", "hard", "expert")
 # lowest effort (search states of the hardest decision) of easy, medium, hard, expert; README:
 # how they were set
-TIER_FLOORS = (0, 30, 100, 500)
+TIER_FLOORS = (0, 20, 60, 300)
 SEA_CONFIGS = {name: SEA_CHOICES[name] for name in ("none", "shark", "whale", "both")}  # in the order solved
 DEFAULT_DAG_STATES = 1_000_000
 
