@@ -35,3 +35,13 @@ def play(pos: Position, turn: str, cards=CARDS) -> Position:
 def layout_of(pos: Position) -> dict[int, tuple[tuple[int, int], int]]:
     """card -> (cell, height) of every stack."""
     return {s.card: (s.cell, s.height) for s in pos.stacks}
+
+
+# Small deals with every choice of sea animals, each solved by brute force in a blink.
+SMALL = [
+    board("9 8 7\n6 5 .", sea="shark"),
+    board("4 3 2\n1 0 .", sea="none"),
+    board("12 10 9\n. 8 11", sea="whale"),
+    board("7 5 4 3", sea="none", margin=1),
+    board("11 9 8\n5 . 6", sea="both"),
+]

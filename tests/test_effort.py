@@ -10,16 +10,7 @@ from fci_solver.grade import grade, tier_of
 from fci_solver.bitboard.search import Engine, key_of
 from fci_solver.position import Deal
 
-from helpers import CARDS, board, play
-
-SMALL = [
-    board("9 8 7\n6 5 .", sea="shark"),
-    board("4 3 2\n1 0 .", sea="none"),
-    board("12 10 9\n. 8 11", sea="whale"),
-    board("7 5 4 3", sea="none", margin=1),
-    board("11 9 8\n5 . 6", sea="both"),
-]
-
+from helpers import CARDS, SMALL, board, play
 
 @lru_cache(maxsize=None)
 def minimum(p):
