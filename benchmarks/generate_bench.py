@@ -36,8 +36,8 @@ def main():
     args = ap.parse_args()
     cards = standard_cards()
     generate("six", "easy", 1, seed=0, cards=cards)  # compile outside the timing
-    print(f"| layout | tier | count | seed | seconds | deals graded | puzzles |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"| layout | tier | count | seed | seconds | deals graded | share accepted | seconds per puzzle | puzzles |")
+    print("|---|---|---|---|---|---|---|---|---|")
     times = []
     for s in seeds(args.seeds):
         t = time.perf_counter()
@@ -45,11 +45,13 @@ def main():
             ps = generate(args.layout, args.difficulty, args.count, seed=s, cards=cards, jobs=args.jobs)
             got = ", ".join(f"{p.deal} ({p.candidates})" for p in ps)
             graded = ps[-1].candidates
+            share, each = f"{len(ps) / graded:.1%}", f"{(time.perf_counter() - t) / len(ps):.1f}"
         except FciError as e:
-            got, graded = f"error: {e}", "-"
+            got, graded, share, each = f"error: {e}", "-", "-", "-"
         dt = time.perf_counter() - t
         times.append(dt)
-        print(f"| {args.layout} | {args.difficulty} | {args.count} | {s} | {dt:.1f} | {graded} | {got} |", flush=True)
+        print(f"| {args.layout} | {args.difficulty} | {args.count} | {s} | {dt:.1f} | {graded} | {share} | {each} | {got} |",
+              flush=True)
     print(f"\nmedian {statistics.median(times):.1f} s, max {max(times):.1f} s over {len(times)} seeds")
 
 

@@ -538,11 +538,12 @@ def _grade_lines(g) -> list[str]:
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="Stop after this many seconds; facts not settled are reported as unknown.")
 @click.option("--state-limit", type=click.IntRange(min=1), help="Stop after this many search states (the same on every machine).")
 @click.option("--dag-states", type=click.IntRange(min=0), default=1_000_000, show_default=True, help="Largest state DAG to walk for the random player's chance (0: skip).")
+@click.option("--quick", is_flag=True, help="Only what the tier rests on: the minimum and the effort line (about a second on a standard deal; no decision profile, other sea choices or random player).")
 @click.option("--memory", type=click.IntRange(min=16), show_default="2048, shared by the threads", help="Transposition-table budget in MiB.")
 @jobs_option("the facts do not depend on it")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory, jobs, quiet, as_json):
+def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, quick, memory, jobs, quiet, as_json):
     """Prove how hard a deal is: minima by sea animals, the decisions on its solution line
     (how many turns keep the perfect result at each) and the bits they add up to, the effort
     line (how much search each decision needs to see a turn that keeps it), and a tier from
@@ -553,14 +554,17 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, memory,
     \b
     Examples:
       fci grade --random --seed 8
+      fci grade --random --seed 8 --quick
       fci grade --layout ten 14 7 9 2 0 11 6 15 4 10 --json
     """
+    from .effort import LIMIT as EFFORT_LIMIT
     from .grade import grade
 
     load_kernels(quiet)
     progress = Progress("grade", enabled=not (quiet or as_json))
     g = grade(setup.start, setup.cards, target, time_limit, dag_states, memory,
-              progress=lambda n, best, unit="states": progress(n, best, unit), state_limit=state_limit, jobs=jobs)
+              progress=lambda n, best, unit="states": progress(n, best, unit), state_limit=state_limit, jobs=jobs,
+              tier_only=quick, effort_limit=EFFORT_LIMIT if quick else None)
     progress.close()
     if as_json:
         d = {"layout": setup.deal.layout.name if setup.deal else None, "deal": str(setup.deal) if setup.deal else None,

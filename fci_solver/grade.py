@@ -181,7 +181,7 @@ class _Clock:
 def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | None = None,
           dag_states: int = DEFAULT_DAG_STATES, memory: int | None = None, progress=None,
           tier_only: bool = False, state_limit: int | None = None, stop_band: Band | None = None,
-          jobs: int = 1) -> Grade:
+          jobs: int = 1, effort_limit: int | None = None) -> Grade:
     """Grade ``pos`` (usually a fresh deal) against ``target`` with the bitboard engine.
 
     ``time_limit`` (seconds) and ``state_limit`` (search states, the same on every machine) bound
@@ -189,7 +189,8 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     ``progress(done, best, unit)`` is called now and then.  ``tier_only`` settles just the facts
     the tier needs (the served and the no-sea minimum, the effort line, capped once the tier is
     fixed, or with ``stop_band`` once the deal is shown in or out of that band): the generator's
-    inner loop.  The effort line's cost is bounded by its cap, not by ``state_limit``.  ``jobs``
+    inner loop.  The effort line's cost is bounded by its cap (``effort_limit`` sets it; by default
+    the least that fixes what is asked), not by ``state_limit``.  ``jobs``
     threads settle the profile's next positions; the facts do not depend on it, and with
     ``state_limit`` each thread gets an equal share.
     """
@@ -214,7 +215,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     # 2. the effort line (the tier's measure) and the decision profile along the solution line
     eff = prof = None
     if served is not None and served <= target and not clock.over:
-        eff = _effort(pos, cards, eng, served, tier_only, stop_band, clock)
+        eff = _effort(pos, cards, eng, served, tier_only, stop_band, clock, effort_limit)
         if not tier_only and not clock.over:
             room = _room(solver, state_limit)
             prof = profile(pos, cards, served, solver=solver, eng=eng, jobs=jobs, memory=memory,
@@ -270,15 +271,11 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
 
 
 def _effort(pos: Position, cards: CardTable, eng: Engine, minimum: int, tier_only: bool, band: Band | None,
-            clock: "_Clock") -> Effort | None:
-    """The effort line, capped where a larger figure could not change what is asked: the tier, or
-    whether the deal is in ``band``; None when the time ran out."""
-    if band is not None:
-        limit = band.limit()
-    elif tier_only:
-        limit = TIER_FLOORS[-1] - 1
-    else:
-        limit = EFFORT_LIMIT
+            clock: "_Clock", limit: int | None = None) -> Effort | None:
+    """The effort line, capped at ``limit``, by default where a larger figure could not change
+    what is asked: the tier, or whether the deal is in ``band``; None when the time ran out."""
+    if limit is None:
+        limit = band.limit() if band is not None else (TIER_FLOORS[-1] - 1 if tier_only else EFFORT_LIMIT)
     try:
         return effort_line(pos, cards, minimum, eng=eng, limit=limit, deadline=clock.deadline())
     except TimeoutError:

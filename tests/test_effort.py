@@ -80,3 +80,16 @@ def test_the_grade_tier_is_the_effort_tier():
     d = g.to_dict()
     assert d["effort"] == 17 and d["effort_bounds"] == [17, 17]
     assert d["steps"][0] == {"turn": 1, "options": 441, "effort": 17, "proven": 1, "played": "7 c3xd3; swap e6 f6"}
+
+
+def test_grade_quick_gives_the_tier_from_the_exact_effort_alone():
+    import json
+
+    from click.testing import CliRunner
+    from fci_solver.cli import cli
+
+    r = CliRunner().invoke(cli, ["grade", "--random", "--seed", "8", "--quick", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert (d["tier"], d["effort"], d["score"]) == ("easy", 17, 17)
+    assert d["decisions"] == [] and d["bits"] is None and len(d["steps"]) == 14
