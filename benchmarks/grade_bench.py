@@ -4,6 +4,7 @@
     python benchmarks/grade_bench.py --count 500 --time-limit 60 --tier-only --out calib.jsonl   # the tier alone
     python benchmarks/grade_bench.py --count 250 --state-limit 10000000 --tier-only --out calib.jsonl
     python benchmarks/grade_bench.py --seeds 39,73 --state-limit 40000000 --tier-only --out again.jsonl
+    python benchmarks/grade_bench.py --count 50 --quick        # what `fci grade --quick` proves
 
 Seeds are first..first+count-1 (``fci grade --random --seed N``).  Each grade is bounded by
 --time-limit or --state-limit; a deal whose facts are not settled within it has no tier and is
@@ -16,11 +17,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import time
 from collections import Counter
 
 from fci_solver.cards import standard_cards
+from fci_solver.effort import LIMIT
 from fci_solver.grade import TIERS, grade, tier_of
 from fci_solver.position import Deal, parse_sea
 
@@ -29,10 +32,11 @@ def summary(rows) -> str:
     tiers = Counter(r["tier"] or "no tier" for r in rows)
     secs = [r["seconds"] for r in rows]
     order = list(TIERS) + sorted(k for k in tiers if k not in TIERS)
-    out = ["| deals | " + " | ".join(order) + " | median s | max s |",
-           "|---|" + "---|" * len(order) + "---|---|",
+    p95 = sorted(secs)[max(0, math.ceil(0.95 * len(secs)) - 1)]
+    out = ["| deals | " + " | ".join(order) + " | median s | mean s | p95 s | max s |",
+           "|---|" + "---|" * len(order) + "---|---|---|---|",
            f"| {len(rows)} | " + " | ".join(f"{tiers[k]} ({tiers[k] / len(rows):.0%})" for k in order)
-           + f" | {statistics.median(secs):.1f} | {max(secs):.1f} |"]
+           + f" | {statistics.median(secs):.2f} | {statistics.mean(secs):.2f} | {p95:.2f} | {max(secs):.2f} |"]
     # a deal whose tier was not fixed still has its score bounded by the first turns settled
     unfixed = Counter(_span(r) for r in rows if r["tier"] is None)
     if unfixed:
@@ -65,6 +69,7 @@ def main():
     ap.add_argument("--dag-states", type=int, default=200_000)
     ap.add_argument("--tier-only", action="store_true",
                     help="settle only what the tier needs (no Shark/Whale minima, no DAG walk; stop once the tier is fixed)")
+    ap.add_argument("--quick", action="store_true", help="the tier's facts with the exact effort, as `fci grade --quick`")
     ap.add_argument("--out")
     ap.add_argument("--summary", help="only summarise an earlier --out file")
     a = ap.parse_args()
@@ -78,7 +83,8 @@ def main():
     for seed in seeds:
         pos = Deal.random(a.layout, seed).position(2, *parse_sea(a.sea))
         t = time.perf_counter()
-        g = grade(pos, cards, a.target, a.time_limit, a.dag_states, tier_only=a.tier_only, state_limit=a.state_limit)
+        g = grade(pos, cards, a.target, a.time_limit, a.dag_states, tier_only=a.tier_only or a.quick,
+                  state_limit=a.state_limit, effort_limit=LIMIT if a.quick else None)
         row = {"seed": seed, **g.to_dict(), "seconds": round(time.perf_counter() - t, 2), "state_limit": a.state_limit}
         rows.append(row)
         print(seed, row["tier"], row["minimum"], row["first_turns"], row["keeping"], row["seconds"], flush=True)
