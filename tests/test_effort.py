@@ -1,6 +1,9 @@
 """The effort line: how much search each decision needs to see a turn that keeps the minimum."""
 
+import json
+from collections import Counter
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +96,26 @@ def test_grade_quick_gives_the_tier_from_the_exact_effort_alone():
     d = json.loads(r.output)
     assert (d["tier"], d["effort"], d["score"]) == ("easy", 17, 17)
     assert d["decisions"] == [] and d["bits"] is None and len(d["steps"]) == 14
+
+
+CALIBRATION = Path(__file__).resolve().parent.parent / "benchmarks" / "calibration-effort-standard.jsonl"
+
+
+def _calibration() -> dict:
+    with open(CALIBRATION) as f:
+        return {r["seed"]: r for r in map(json.loads, f)}
+
+
+@pytest.mark.parametrize("seed", [8, 9, 28, 31])  # easy, hard, medium, hard: one of each band but expert, fast
+def test_the_calibrated_efforts_are_what_the_search_gives_today(seed):
+    # the effort is measured with fci's own search: a change to its move order or bound changes
+    # the measure, and then the tiers must be calibrated again (RULES.md, "Why effort")
+    row = _calibration()[seed]
+    e = effort(Deal.random("standard", seed).position(2, False, False), CARDS, row["minimum"], limit=row["limit"])
+    assert e.hardest == row["effort"]
+    assert [[s.turn, s.options, s.effort, s.proven] for s in e.steps] == row["steps"]
+
+
+def test_no_tier_is_empty_on_the_calibrated_standard_deals():
+    tiers = Counter(tier_of(r["effort_bounds"][0]) for r in _calibration().values() if r["effort_bounds"])
+    assert len(_calibration()) == 500 and all(tiers[t] >= 10 for t in ("easy", "medium", "hard", "expert"))
