@@ -523,6 +523,10 @@ def _grade_lines(g) -> list[str]:
         from .effort import effort_table
 
         out += effort_table(g.effort, all_rows=g.profile is None)
+        hard = g.effort.hardest_step()
+        if hard is not None and not hard.forced and hard.position is not None and hard.turn > 1:
+            out.append(f"The hardest decision, before turn {hard.turn}:")
+            out += hard.position.grid().splitlines()
     if g.tier and g.score is not None:
         out.append(f"Tier: {g.tier} (effort {g.score:,.0f})")
     elif g.tier:

@@ -44,6 +44,7 @@ class Step:
     effort: int | None  # search states that prove the played option keeps the minimum; None: more than the limit
     proven: int  # options proven to keep the minimum within that effort (all of them tie)
     played: str  # the turn played, in human notation ("" once the line stops at the limit)
+    position: Position | None = None  # before the turn
 
     @property
     def forced(self) -> bool:
@@ -154,7 +155,9 @@ def effort(pos: Position, cards: CardTable, minimum: int, *, eng: Engine | None 
         key = nxt
     turns, after = keys_to_line(pos, path, cards)
     human = line_to_human(pos, turns, after)
-    steps = tuple(Step(t, n, e, p, human[t - 1] if e is not None and t <= len(human) else "")
+    before = [pos] + list(after)
+    steps = tuple(Step(t, n, e, p, human[t - 1] if e is not None and t <= len(human) else "",
+                       before[t - 1] if t <= len(before) else None)
                   for t, n, e, p in found)
     return Effort(minimum, steps, limit, states, time.perf_counter() - t0)
 

@@ -119,3 +119,16 @@ def test_the_calibrated_efforts_are_what_the_search_gives_today(seed):
 def test_no_tier_is_empty_on_the_calibrated_standard_deals():
     tiers = Counter(tier_of(r["effort_bounds"][0]) for r in _calibration().values() if r["effort_bounds"])
     assert len(_calibration()) == 500 and all(tiers[t] >= 10 for t in ("easy", "medium", "hard", "expert"))
+
+
+def test_grade_draws_the_position_of_the_hardest_decision():
+    from click.testing import CliRunner
+    from fci_solver.cli import cli
+
+    # seeded deal 9: 4 turns to choose from before turn 4, and 231 states to see one that keeps 1
+    r = CliRunner().invoke(cli, ["grade", "--random", "--seed", "9", "--quick"])
+    assert r.exit_code == 0, r.output
+    assert "    4        4     231  8 c6xc5  <- hardest" in r.output
+    grid = r.output.split("The hardest decision, before turn 4:\n")[1]
+    assert grid.splitlines()[3] == "  3   .   .  14   .   . 5:2   .   ."
+    assert "Tier: hard (effort 231)" in r.output
