@@ -267,6 +267,7 @@ def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notatio
 
 
 EXIT_INEXACT = 3  # the answer is real but not proven: a time or state limit was hit
+OPTIMAL_TIME_LIMIT = 600.0  # graph --optimal: a full deal's graph can take days; stop with what was found
 
 
 def _status(answered: bool) -> int:
@@ -370,7 +371,8 @@ def perft_cmd(setup: Setup, depth, engine, as_json):
 @click.option("--labels/--no-labels", default=True, show_default=True, help="In the --out file, label each edge with one turn (JSON notation).")
 @click.option("--optimal", is_flag=True, help="Only the graph of perfect play: positions on some line that reaches the minimum.")
 @jobs_option("with --optimal; the graph does not depend on it", work="settle the next positions")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="With --optimal: stop after this many seconds with the partial counts (exit 3).")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), show_default=f"{OPTIMAL_TIME_LIMIT:g} with --optimal",
+              help="With --optimal: stop after this many seconds with the partial counts (exit 3); a full standard deal's graph takes hours or more.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, jobs, time_limit, quiet, as_json):
@@ -389,7 +391,8 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, jobs, time_
         raise FciError("--time-limit goes with --optimal (the full graph stops at --max-nodes)")
     load_kernels(quiet)
     if optimal:
-        return _optimal_graph(setup, max_nodes, out, labels, quiet, as_json, jobs, time_limit)
+        limit = OPTIMAL_TIME_LIMIT if time_limit is None else time_limit
+        return _optimal_graph(setup, max_nodes, out, labels, quiet, as_json, jobs, limit)
     progress = Progress("graph", enabled=not (quiet or as_json))
     G = g.build_graph(setup.start, setup.cards, max_nodes=max_nodes, progress=lambda n, _: progress(n, unit="states expanded"))
     if out and labels:

@@ -184,6 +184,21 @@ def test_perfect_play_graph_time_limit_gives_partial_counts():
     assert o.partial_report(e.value)["complete"] is False
 
 
+def test_graph_optimal_stops_at_a_default_time_limit(monkeypatch, capsys):
+    # a full deal's perfect-play graph can take days: without --time-limit the command still
+    # stops (after 600 s; here the default is shortened) with the partial counts, exit 3
+    import json
+
+    from fci_solver import cli as c
+
+    monkeypatch.setattr(c, "OPTIMAL_TIME_LIMIT", 0.5)
+    with pytest.raises(SystemExit) as e:
+        c.main(["graph", "--optimal", "--random", "--seed", "13", "--sea", "none", "--json", "-q"])
+    assert e.value.code == 3
+    d = json.loads(capsys.readouterr().out)
+    assert d["complete"] is False and d["reason"] == "time"
+
+
 @pytest.mark.parametrize("ext", g.FORMATS)
 def test_every_exported_node_has_a_position_and_a_label(tmp_path, ext):
     from fci_solver import optimal as o
