@@ -28,7 +28,7 @@ from .cards import CardTable
 from .notation import line_to_human
 from .position import Position
 from .bitboard import kernels as K
-from .bitboard.search import BitboardSolver, Engine, key_of, keys_to_line
+from .bitboard.search import SHORT_CHUNK, BitboardSolver, Engine, key_of, keys_to_line
 
 FIRST_BUDGET = 16  # no option can be proven with fewer states than the turns left to play: start near there
 LIMIT = 100_000  # default cap on a decision's budget
@@ -99,7 +99,7 @@ class Effort:
 def option_effort(eng: Engine, cards: CardTable, key, minimum: int, budget: int) -> int | None:
     """States a fresh search needs to prove that ``minimum`` is reachable from ``key``, if at most
     ``budget``; else None (not proven within it: unreachable, or more work)."""
-    solver = BitboardSolver(cards, memory=TABLE_MIB)
+    solver = BitboardSolver(cards, memory=TABLE_MIB, chunk=SHORT_CHUNK)
     v = solver.value(eng, key, minimum + 1, max_states=budget, near_first=True)
     return solver.states if v is not None and v <= minimum else None
 

@@ -31,7 +31,7 @@ from .difficulty import Profile, profile
 from .effort import LIMIT as EFFORT_LIMIT, Effort, effort as effort_line
 from .errors import FciError
 from .position import SEA_CHOICES, Position, sea_list, sea_word
-from .bitboard.search import BitboardSolver, Engine, dag_walk, key_of
+from .bitboard.search import SHORT_CHUNK, BitboardSolver, Engine, dag_walk, key_of
 
 TIERS = ("easy", "medium", "hard", "expert")
 # lowest effort (search states of the hardest decision) of easy, medium, hard, expert; README:
@@ -197,7 +197,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     t0 = time.perf_counter()
     clock = _Clock(time_limit)
     eng = Engine(pos.board, cards)
-    solver = BitboardSolver(cards, memory=memory)
+    solver = BitboardSolver(cards, memory=memory, chunk=SHORT_CHUNK)
     served_sea = sea_word(pos.shark, pos.whale)
     root = key_of(pos)
 
