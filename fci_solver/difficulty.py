@@ -118,23 +118,16 @@ class _Tally:
         return self.good, self.options - self.bad
 
 
-def _bits_bounds(tallies: list[_Tally]) -> tuple[float, float]:
-    each = [bits_interval(t.options, *t.bounds) for t in tallies]
-    return sum(lo for lo, _ in each), sum(hi for _, hi in each)
-
-
 def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSolver | None = None,
             eng: Engine | None = None, jobs: int = 1, memory: int | None = None, state_limit: int | None = None,
-            deadline: float | None = None, stop=None, progress=None, near_first: bool = True) -> Profile:
+            deadline: float | None = None, progress=None, near_first: bool = True) -> Profile:
     """The decision profile of ``pos``, whose proven minimum is ``minimum``.
 
     Every next position of every position on the solution line is settled by an exact search
     ("can ``minimum`` still be reached?"), in rounds of growing state budgets so that one hard
     position cannot starve the rest.  ``state_limit`` (search states) and ``deadline``
-    (``time.perf_counter()`` value) stop it early, leaving bounds; so does ``stop(lo, hi)``, called
-    with the proven bounds on the bits after each settled position (the generator stops once they
-    fix a tier).  ``jobs`` threads share the work and the solver's table; the counts do not
-    depend on it.
+    (``time.perf_counter()`` value) stop it early, leaving bounds.  ``jobs`` threads share the
+    work and the solver's table; the counts do not depend on it.
     """
     t0 = time.perf_counter()
     eng = eng or Engine(pos.board, cards)
@@ -160,18 +153,17 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
 
     start_states = solver.states
     lock = threading.Lock()
-    halt = False
     total = len(items)
     settled = 0
 
     def run(todo: list, eng: Engine, solver: BitboardSolver, limit: int | None) -> list:
         """Rounds over ``todo`` with growing budgets; returns what is still unsettled."""
-        nonlocal halt, settled
+        nonlocal settled
         spent0 = solver.states
         # Rounds cost more states in all (each search starts again from its next position), but
         # when the work may stop early they settle the cheap positions first: without a limit,
         # one search each is cheapest (seeded deal 1: 14.6M states against 19.8M).
-        limited = stop is not None or limit is not None or deadline is not None
+        limited = limit is not None or deadline is not None
         for share in ROUNDS if limited else (None,):
             left = []
             # one more settled option narrows a decision's bits by about 1 / (keeping found so far):
@@ -180,7 +172,7 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
             for i, ch in todo:
                 interrupt.check()
                 room = None if limit is None else limit - (solver.states - spent0)
-                if halt or (deadline is not None and time.perf_counter() > deadline) or (room is not None and room <= 0):
+                if (deadline is not None and time.perf_counter() > deadline) or (room is not None and room <= 0):
                     left.append((i, ch))
                     continue
                 cap = share if room is None else (room if share is None else min(share, room))
@@ -194,12 +186,10 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
                     else:
                         tallies[i].bad += 1
                     settled += 1
-                    if stop is not None and stop(*_bits_bounds(tallies)):
-                        halt = True
                     if progress:
                         progress(settled, total)
             todo = left
-            if not todo or halt:
+            if not todo:
                 break
         return todo
 

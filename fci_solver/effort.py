@@ -174,7 +174,6 @@ def _keys_between(eng: Engine, key, nxt) -> list:
 
 def effort_table(e: Effort, all_rows: bool = True, show: int = 3) -> list[str]:
     """The effort line as a short text table; ``all_rows=False``: the ``show`` hardest decisions only."""
-    lo, _ = e.bounds
     head = (f"Effort of the hardest decision: {e.hardest:,} search states" if e.exact
             else f"Effort of the hardest decision: more than {e.limit:,} search states")
     rows = [head, " turn  options  effort  played"]

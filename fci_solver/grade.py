@@ -15,7 +15,7 @@ Facts (see ``RULES.md``, "Grading"):
   (``dag_states``); on full 16-card deals it is not, and the fact is reported as unknown.
 
 The tier depends only on the effort (search states); a proven bound that lies inside one tier's
-band ("more than 499 states") fixes it as surely as the exact figure.  The bits are reported
+band ("more than 299 states") fixes it as surely as the exact figure.  The bits are reported
 beside it: they measure how few turns keep the minimum, which does not order how hard players
 find deals (benchmarks/RESULTS.md), the effort does.
 """
