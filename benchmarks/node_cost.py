@@ -1,13 +1,16 @@
 """What one search state costs: child generation, the quick bound on every child, the full bound.
 
-    python benchmarks/node_cost.py
+    python benchmarks/node_cost.py [--layout L] [--sea none|shark|whale|both]
 
-Positions: up to 400 random ones at each of 1..6 turns into seeded standard deals 1-5 (no sea
-animals).  Each kernel runs over all of them in one compiled loop; microseconds per position.
+Positions: up to 400 random ones at each of 1..6 turns into seeded deals 1-5 of the layout
+(default: standard, no sea animals).  Each kernel runs over all of them in one compiled loop;
+microseconds per position.  With the Whale, the positions where it is still to be used (whose
+children include every Whale move) are the ones timed.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 
@@ -56,24 +59,37 @@ def timed(f, *args, repeat=5):
 
 
 def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--layout", default="standard")
+    ap.add_argument("--sea", default="none", choices=("none", "shark", "whale", "both"))
+    a = ap.parse_args()
+    shark, whale = a.sea in ("shark", "both"), a.sea in ("whale", "both")
     cards = standard_cards()
     keys = []
     for seed in range(1, 6):
-        pos = Deal.random("standard", seed).position(2, False, False)
+        pos = Deal.random(a.layout, seed).position(2, shark, whale)
         eng = Engine(pos.board, cards)
         rng = random.Random(seed)
         frontier = [key_of(pos)]
         for _ in range(6):
-            nxt = [k for f in frontier for k in sorted(eng.next_states(f))]
+            if whale:  # the turns that leave the Whale to come (a Whale node has a thousand children)
+                nxt = [k for f in frontier for k in eng.children(f) if (k[2] >> 1) & 1 and not k[2] & K.PHASE_BIT]
+            else:
+                nxt = [k for f in frontier for k in sorted(eng.next_states(f))]
             rng.shuffle(nxt)
             frontier = nxt[:400]
             keys.extend(frontier)
+    report("positions" + (", the Whale still to come" if whale else ""), eng, keys)
+
+
+def report(what, eng, keys):
     k0 = np.array([k[0] for k in keys], np.uint64)
     k1 = np.array([k[1] for k in keys], np.uint64)
     km = np.array([k[2] for k in keys], np.int64)
     ck0, ck1, cm = eng.buffers()[:3]
     geo = (eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, ck0, ck1, cm, eng.cmask, eng.cellrc)
     n = len(keys)
+    print(f"{what}:")
     kids, gen = timed(children, k0, k1, km, *geo, False)
     _, both = timed(children, k0, k1, km, *geo, True)
     _, full = timed(bounds, k0, k1, km, eng.cmask, eng.cellrc)

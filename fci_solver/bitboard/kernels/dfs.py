@@ -182,8 +182,16 @@ def search(
                     lo_b = INF
                     hi_b = 0
                     hit = -1
+                    whale_b = -1
                     for j in range(start, end):
-                        v = quick_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
+                        if (cmeta[j] & PHASE_BIT) == 0:
+                            v = quick_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
+                        else:
+                            # The quick bound reads no cell: the Whale's half-steps, which only move
+                            # a stack, all share it (hundreds per node on a wide board).
+                            if whale_b < 0:
+                                whale_b = quick_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
+                            v = whale_b
                         probe = d < ETC_DEPTH
                         if v < beta and (cmeta[j] & (PHASE_BIT | 2)) == 0 and no_turn(ck0[j], ck1[j], cmeta[j], reach,
                                                                                       wstk):

@@ -327,17 +327,22 @@ def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0,
             c = pos[s]
             if c < 0:
                 continue
+            # An eat among the other stacks, with this one lifted off the board, is still there
+            # wherever it lands (a stack on a cell never stops an eat; it can only be the one a
+            # lynx jumps over): then every landing cell is kept without looking.
+            board[c] = -1
+            pos[s] = -1
+            others = has_eat(pos, board, after, prey, mid)
             for t in range(ncells):
-                if board[t] >= 0:
+                if board[t] >= 0 or t == c:
                     continue
-                board[c] = -1
                 board[t] = s
                 pos[s] = t
-                if has_eat(pos, board, after, prey, mid):
+                if others or has_eat(pos, board, after, prey, mid):
                     n = _emit(pos, stk, after, out_k0, out_k1, out_meta, n, cap)
-                pos[s] = c
                 board[t] = -1
-                board[c] = s
+            pos[s] = c
+            board[c] = s
         if grp.shape[0] > 0:
             for j in range(n_eats, min(n, cap)):
                 grp[j] = NCARDS  # the Whale's half-steps come last
