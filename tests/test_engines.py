@@ -121,6 +121,36 @@ def test_lower_bound_counts_the_discards_that_can_still_happen():
     assert ReferenceSolver(CARDS).solve(p).min_remaining == 2
 
 
+def _bounds(pos):
+    """(quick, with the discard search, full): the three strengths of the kernels' bound."""
+    import numpy as np
+    from fci_solver.bitboard import kernels as K
+
+    eng = Engine(pos.board, CARDS)
+    k = (np.uint64(key_of(pos)[0]), np.uint64(key_of(pos)[1]), np.int64(key_of(pos)[2]))
+    wk = np.zeros(K.WORK, np.int64)
+    return tuple(int(f(*k, eng.cmask, eng.cellrc, wk)) for f in (K.quick_bound, K.discard_bound, K.lower_bound))
+
+
+def test_the_discard_search_is_what_the_quick_bound_leaves_out():
+    # The Lizard (4:2) stays (nothing 5-7 can eat it), and discards at most once (one eat: the
+    # 3).  The quick bound lets that discard take the one stuck unstacked top, the 15: 1 stack.
+    # The discard search sees that the 15 is the 12's only eater: with it gone the 12 stays.
+    from helpers import board
+    p = board("4:2 3 . 12 . 15")
+    assert _bounds(p) == (1, 2, 2)
+    assert brute_minimum(p) == 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions())
+def test_the_search_applies_ever_stronger_bounds_quick_then_discards_then_full(pos):
+    # the search cuts a child by the quick bound, then by the discard search before entering it,
+    # then by the full bound: each may only be as strong as the next (the full one is sound)
+    quick, discards, full = _bounds(pos)
+    assert quick <= discards <= full
+
+
 def brute_minimum(pos):
     """The minimum result by enumerating every line (no bound, no pruning)."""
     from functools import lru_cache

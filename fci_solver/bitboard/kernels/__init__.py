@@ -92,6 +92,7 @@ from .movegen import (  # noqa: F401, E402
 from .bound import (  # noqa: F401, E402
     lower_bound,
     quick_bound,
+    discard_bound,
     _bound,
     _spread,
     _stuck,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bound import WORK, _spread, lower_bound, quick_bound
+from .bound import WORK, _spread, discard_bound, lower_bound, quick_bound
 from .keys import HOT, INF, NCARDS, PHASE_BIT, stack_count
 from .movegen import gen_children_into, no_turn
 from .table import tt_lookup, tt_store
@@ -186,6 +186,8 @@ def search(
                     for j in range(start, end):
                         if (cmeta[j] & PHASE_BIT) == 0:
                             v = quick_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
+                            if v < beta:
+                                v = discard_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
                         else:
                             # The quick bound reads no cell: the Whale's half-steps, which only move
                             # a stack, all share it (hundreds per node on a wide board).
