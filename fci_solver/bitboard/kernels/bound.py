@@ -16,7 +16,7 @@ def lower_bound(k0, k1, meta, cmask, cellrc, wk):
     move only their own stack], as bit masks;
     cellrc: (row, col) of each cell; wk: int64[WORK] scratch space (no allocation per call).
     """
-    return _bound(k0, k1, meta, cmask, cellrc, wk, 2)
+    return _bound(k0, k1, meta, cmask, cellrc, wk, 2, 0)
 
 
 @njit(**HOT)
@@ -27,22 +27,24 @@ def quick_bound(k0, k1, meta, cmask, cellrc, wk):
     The search prunes children with it, then those it leaves with :func:`discard_bound`, and applies
     the full bound when it enters one.
     """
-    return _bound(k0, k1, meta, cmask, cellrc, wk, 0)
+    return _bound(k0, k1, meta, cmask, cellrc, wk, 0, 0)
 
 
 @njit(**HOT)
-def discard_bound(k0, k1, meta, cmask, cellrc, wk):
+def discard_bound(k0, k1, meta, cmask, cellrc, wk, beta=INF):
     """The bound with the search over discard choices but without geometry: what the search
-    applies to a child the quick bound does not cut, before entering it.  On wide boards most
-    such children are cut by it (cross seed 151, both sea animals: 8.45 million of the 8.75
-    million children entered only to be cut by their bound), and entering one costs more.
+    gives a generated child, before entering it (only where the quick bound is below ``beta``
+    is the discard search run).  On wide boards most children the quick bound leaves are cut by
+    it (cross seed 151, both sea animals: 8.45 million of the 8.75 million children entered only
+    to be cut by their bound), and entering one costs more.
     """
-    return _bound(k0, k1, meta, cmask, cellrc, wk, 1)
+    return _bound(k0, k1, meta, cmask, cellrc, wk, 1, beta)
 
 
 @njit(**HOT)
-def _bound(k0, k1, meta, cmask, cellrc, wk, level):
-    # level: 0 quick, 1 with the discard search, 2 with geometry too (the full bound)
+def _bound(k0, k1, meta, cmask, cellrc, wk, level, beta):
+    # level: 0 quick, 1 with the discard search where the quick one is below beta, 2 with the
+    # discard search and geometry (the full bound)
     # bit masks, not arrays: this runs once per generated child
     tops = 0
     stacked = 0
@@ -61,17 +63,18 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, level):
         below = tops & ((1 << c) - 1)
         near = below >> (c - 3) if c >= 3 else below
         discards += _popcount(near) + shark
-    if level > 0:
-        n = _fewest_stuck(tops, stacked, discards, wk, True)
-        if level == 2 and n < _popcount(tops) and (meta & 2) == 0 and _still(k0, k1, tops, cmask[1] & ~cmask[2], cmask[2], shark, cellrc, wk):
-            n = _fewest_stuck(tops, stacked, discards, wk, False)
-    else:
+    less = 1 if shark == 1 and _popcount(tops) >= 2 else 0  # the Shark's one eat
+    if level < 2:
         st = _stuck_plain(tops)
         loose = _popcount(st & ~stacked) - discards
-        n = _popcount(st & stacked) + (loose if loose > 0 else 0)
-    if shark == 1 and _popcount(tops) >= 2:
-        n -= 1
-    return n if n > 1 else 1  # (builtin max and min are calls here, not inlined)
+        n = _popcount(st & stacked) + (loose if loose > 0 else 0) - less
+        if level == 0 or n >= beta:
+            return n if n > 1 else 1  # (builtin max and min are calls here, not inlined)
+    n = _fewest_stuck(tops, stacked, discards, wk, True)
+    if level == 2 and n < _popcount(tops) and (meta & 2) == 0 and _still(k0, k1, tops, cmask[1] & ~cmask[2], cmask[2], shark, cellrc, wk):
+        n = _fewest_stuck(tops, stacked, discards, wk, False)
+    n -= less
+    return n if n > 1 else 1
 
 
 @njit(**HOT)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bound import WORK, _spread, discard_bound, lower_bound, quick_bound
+from .bound import WORK, _spread, discard_bound, lower_bound
 from .keys import HOT, INF, NCARDS, PHASE_BIT, stack_count
 from .movegen import gen_children_into, no_turn
 from .table import tt_lookup, tt_store
@@ -184,15 +184,13 @@ def search(
                     hit = -1
                     whale_b = -1
                     for j in range(start, end):
-                        if (cmeta[j] & PHASE_BIT) == 0:
-                            v = quick_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
-                            if v < beta:
-                                v = discard_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
+                        if whale_b < 0 or (cmeta[j] & PHASE_BIT) == 0:
+                            v = discard_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk, beta)
+                            if cmeta[j] & PHASE_BIT:
+                                # Neither bound reads a cell: the Whale's half-steps, which only
+                                # move a stack, all share them (hundreds per node on a wide board).
+                                whale_b = v
                         else:
-                            # The quick bound reads no cell: the Whale's half-steps, which only move
-                            # a stack, all share it (hundreds per node on a wide board).
-                            if whale_b < 0:
-                                whale_b = quick_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
                             v = whale_b
                         probe = d < ETC_DEPTH
                         if v < beta and (cmeta[j] & (PHASE_BIT | 2)) == 0 and no_turn(ck0[j], ck1[j], cmeta[j], reach,
