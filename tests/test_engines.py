@@ -272,11 +272,42 @@ def test_children_sort_is_stable_in_both_of_its_ways(n):
         ck0 = np.zeros(cap, np.uint64)
         ck0[start:end] = np.arange(n)  # generation order
         ck1, cmeta, clb = ck0.copy(), ck0.astype(np.int64), key.copy()
-        K._sort_children(ck0, ck1, cmeta, clb, key, start, end)
+        K._sort_children(ck0, ck1, cmeta, clb, key, start, end, end)
         expected = sorted(range(n), key=lambda i: (keys[i], i))
         assert ck0[start:end].tolist() == expected
         assert ck1[start:end].tolist() == expected and cmeta[start:end].tolist() == expected
         assert clb[start:end].tolist() == sorted(keys.tolist())
+
+
+@pytest.mark.parametrize("n", [1, 7, 30, 300])
+def test_only_the_children_the_bound_leaves_are_sorted_the_cut_ones_go_last(n):
+    # a child whose bound reaches beta is never searched: the search moves those after the
+    # others, in generation order, and sorts only the others (stably: the same order as a sort
+    # of all of them would give them)
+    import numpy as np
+    from fci_solver.bitboard import kernels as K
+
+    rng = np.random.default_rng(n)
+    beta = 2
+    start, end = 3, 3 + n
+    cap = end + n
+    bounds = rng.integers(0, 4, n)
+    key = np.zeros(cap, np.int64)
+    key[start:end] = bounds * 100 + rng.integers(0, 5, n)
+    clb = np.zeros(cap, np.int64)
+    clb[start:end] = bounds
+    ck0 = np.zeros(cap, np.uint64)
+    ck0[start:end] = np.arange(n)  # generation order
+    ck1, cmeta = ck0.copy(), ck0.astype(np.int64)
+    keys = key[start:end].copy()
+    live = K._live_first(ck0, ck1, cmeta, clb, key, start, end, beta)
+    K._sort_children(ck0, ck1, cmeta, clb, key, start, live, end)
+    searched = sorted((i for i in range(n) if bounds[i] < beta), key=lambda i: (keys[i], i))
+    cut = [i for i in range(n) if bounds[i] >= beta]
+    assert live - start == len(searched)
+    assert ck0[start:end].tolist() == searched + cut
+    assert ck1[start:end].tolist() == searched + cut and cmeta[start:end].tolist() == searched + cut
+    assert clb[start:end].tolist() == [bounds[i] for i in searched + cut]
 
 
 def solved(pos, jobs=1, parallel="lazy", slice_=None):

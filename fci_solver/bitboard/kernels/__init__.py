@@ -116,6 +116,7 @@ from .dfs import (  # noqa: F401, E402
     MAXD,
     search_work_size,
     _sort_children,
+    _live_first,
     entry_value,
     search,
     _deliver,

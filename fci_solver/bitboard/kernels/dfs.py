@@ -26,11 +26,40 @@ def search_work_size(ncells):
 
 
 @njit(**HOT)
-def _sort_children(ck0, ck1, cmeta, clb, key, start, end):
+def _move(ck0, ck1, cmeta, clb, key, a, b):
+    """Child a's row to b."""
+    ck0[b] = ck0[a]
+    ck1[b] = ck1[a]
+    cmeta[b] = cmeta[a]
+    clb[b] = clb[a]
+    key[b] = key[a]
+
+
+@njit(**HOT)
+def _live_first(ck0, ck1, cmeta, clb, key, start, end, beta):
+    """Put the children in [start, end) that the bound does not cut (below ``beta``) first, each
+    group in its order, using the buffers' free space from ``end``; returns where the cut ones
+    begin.  A cut child is never searched, so only the others need sorting."""
+    live = start
+    spill = end
+    for j in range(start, end):
+        if clb[j] < beta:
+            _move(ck0, ck1, cmeta, clb, key, j, live)
+            live += 1
+        else:
+            _move(ck0, ck1, cmeta, clb, key, j, spill)
+            spill += 1
+    for j in range(end, spill):
+        _move(ck0, ck1, cmeta, clb, key, j, live + j - end)
+    return live
+
+
+@njit(**HOT)
+def _sort_children(ck0, ck1, cmeta, clb, key, start, end, scratch):
     """Sort the children in [start, end) by ``key``, stably (ties keep generation order).
 
     Few children (most nodes): insertion in place.  More: a bottom-up merge sort that uses the
-    buffers' free space from ``end`` as its second half (the caller checks it fits).
+    buffers' free space from ``scratch`` (>= end) as its second half (the caller checks it fits).
     """
     n = end - start
     if n <= 24:
@@ -55,7 +84,7 @@ def _sort_children(ck0, ck1, cmeta, clb, key, start, end):
             key[i + 1] = ak
     else:
         src = start
-        dst = end
+        dst = scratch
         width = 1
         while width < n:
             lo = 0
@@ -71,21 +100,13 @@ def _sort_children(ck0, ck1, cmeta, clb, key, start, end):
                     else:
                         t = src + b
                         b += 1
-                    ck0[dst + o] = ck0[t]
-                    ck1[dst + o] = ck1[t]
-                    cmeta[dst + o] = cmeta[t]
-                    clb[dst + o] = clb[t]
-                    key[dst + o] = key[t]
+                    _move(ck0, ck1, cmeta, clb, key, t, dst + o)
                 lo = hi
             src, dst = dst, src
             width *= 2
         if src != start:
             for o in range(n):
-                ck0[start + o] = ck0[src + o]
-                ck1[start + o] = ck1[src + o]
-                cmeta[start + o] = cmeta[src + o]
-                clb[start + o] = clb[src + o]
-                key[start + o] = key[src + o]
+                _move(ck0, ck1, cmeta, clb, key, src + o, start + o)
 
 
 @njit(**HOT)
@@ -221,8 +242,10 @@ def search(
                         if ctl[9] == 1 and (d < NEAR_DEPTH or end - start <= NEAR_MAX):
                             # near-first: within one predator's turns, those leaving the tops
                             # nearest to their eaters first (see BitboardSolver.near_first)
+                            # (a child the bound cuts is never searched: its place is not worked out)
                             for j in range(start, end):
-                                grp[j] = (clb[j] * 32 + grp[j]) * 1024 + _spread(ck0[j], ck1[j], cellrc, wk)
+                                sp = _spread(ck0[j], ck1[j], cellrc, wk) if clb[j] < beta else 0
+                                grp[j] = (clb[j] * 32 + grp[j]) * 1024 + sp
                         else:  # bounds first, generation order among equal ones (all equal, the common case: no sort)
                             for j in range(start, end):
                                 grp[j] = clb[j]
@@ -230,7 +253,8 @@ def search(
                             ctl[1] = 3
                             ctl[7] = end + (end - start)
                             return
-                        _sort_children(ck0, ck1, cmeta, clb, grp, start, end)
+                        live = _live_first(ck0, ck1, cmeta, clb, grp, start, end, beta)
+                        _sort_children(ck0, ck1, cmeta, clb, grp, start, live, end)
                     if hit < 0:
                         fr[d, 4] = lb
                         fr[d, 6] = end
