@@ -2,6 +2,7 @@
 
     python benchmarks/solve_bench.py --layout standard --sea none --count 200 --time-limit 30
     python benchmarks/solve_bench.py --sea both --count 200 --slice 0   # one move order only
+    python benchmarks/solve_bench.py --sea both --count 1000 --jobs 2  # two threads per solve
     python benchmarks/solve_bench.py --ratio 5          # states/s bitboard vs reference, same positions,
                                                         # in solves and in perft(2)
 
@@ -37,13 +38,13 @@ def warm_up(cards):
     K.tt_rehash(BitboardSolver._new_table(16), BitboardSolver._new_table(64))  # first used when a table grows
 
 
-def batch(layout, sea, count, time_limit, memory, slice_=None):
+def batch(layout, sea, count, time_limit, memory, slice_=None, jobs=1):
     cards = standard_cards()
     warm_up(cards)
     times, states, decided, results = [], 0, 0, {}
     for seed in range(1, count + 1):
         pos = Deal.random(layout, seed).position(2, *parse_sea(sea))
-        solver = BitboardSolver(cards, time_limit=time_limit, memory=memory)
+        solver = BitboardSolver(cards, time_limit=time_limit, memory=memory, jobs=jobs)
         if slice_ is not None:
             solver.slice = slice_
         r = solver.solve(pos)
@@ -103,6 +104,7 @@ def main():
     ap.add_argument("--memory", type=int, default=2048)
     ap.add_argument("--slice", type=int, help="states per turn of each move order (0: generation order only; "
                     "default: the solver's)")
+    ap.add_argument("--jobs", type=int, default=1, help="threads per solve (Lazy SMP, as fci solve --jobs)")
     ap.add_argument("--ratio", type=int, default=0, help="measure the states/s ratio on this many deals instead")
     a = ap.parse_args()
     if a.ratio:
@@ -115,7 +117,7 @@ def main():
         return
     print("| layout | sea | deals | exact | mean s | median s | p95 s | max s | states | states/s | results |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    print(batch(a.layout, a.sea, a.count, a.time_limit, a.memory, a.slice))
+    print(batch(a.layout, a.sea, a.count, a.time_limit, a.memory, a.slice, a.jobs))
 
 
 if __name__ == "__main__":
