@@ -244,7 +244,7 @@ class _Walk:
 
     def __init__(self, eng: Engine, key, beta: int, stop_at: int, near_first: bool):
         self.eng = eng
-        self.fr = np.zeros((K.MAXD, 12), np.int64)
+        self.fr = np.zeros((K.MAXD, 13), np.int64)
         self.fr[0, 0] = np.uint64(key[0]).astype(np.int64)
         self.fr[0, 1] = np.uint64(key[1]).astype(np.int64)
         self.fr[0, 2] = key[2]

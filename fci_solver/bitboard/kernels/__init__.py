@@ -87,6 +87,7 @@ from .movegen import (  # noqa: F401, E402
     no_turn,
     has_eat,
     gen_children,
+    gen_children_below,
     gen_children_into,
 )
 from .bound import (  # noqa: F401, E402

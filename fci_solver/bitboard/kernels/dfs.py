@@ -8,7 +8,7 @@ from numba import njit
 
 from .bound import WORK, _spread, discard_bound, lower_bound
 from .keys import HOT, INF, NCARDS, PHASE_BIT, stack_count
-from .movegen import gen_children_into, no_turn
+from .movegen import gen_children_below, no_turn
 from .table import tt_lookup, tt_store
 
 
@@ -22,7 +22,7 @@ NEAR_DEPTH = 2
 
 
 def search_work_size(ncells):
-    return 2 * NCARDS + WORK + ncells
+    return 2 * NCARDS + WORK + ncells + 2
 
 
 @njit(**HOT)
@@ -131,7 +131,7 @@ def entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos):
 
 @njit(**HOT)
 def search(
-    fr,  # int64[MAXD, 12] frames, see F_* below
+    fr,  # int64[MAXD, 13] frames, see the layout below
     ck0, ck1, cmeta, clb, grp,  # child buffer (grp: each child's predator, written by the generator)
     tt,  # transposition table (uint64[n, 3], see table.py)
     ab, prey, mid, reach, bydist, dstart, maxd, cmask, cellrc,
@@ -152,9 +152,11 @@ def search(
     wpos = work[0:NCARDS]
     wstk = work[NCARDS:2 * NCARDS]
     wk = work[2 * NCARDS:2 * NCARDS + WORK]
-    wboard = work[2 * NCARDS + WORK:]
+    wboard = work[2 * NCARDS + WORK:work.shape[0] - 2]
+    wskip = work[work.shape[0] - 2:]  # what the generator left out: least bound, number
     while True:
-        # frame layout: 0 k0, 1 k1, 2 meta, 3 beta, 4 lb, 5 start, 6 end, 7 next, 8 best, 9 bestchild, 10 floor, 11 new
+        # frame layout: 0 k0, 1 k1, 2 meta, 3 beta, 4 lb, 5 start, 6 end, 7 next, 8 best, 9 bestchild, 10 floor, 11 new,
+        # 12 children (those the generator left out included)
         if fr[d, 11] == 1:
             fr[d, 11] = 0
             k0 = np.uint64(fr[d, 0])
@@ -167,14 +169,17 @@ def search(
                 done_here += 1
                 start = fr[d, 5]
                 end = start
+                wskip[0] = INF
+                wskip[1] = 0
                 if not over:
-                    end = gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, start,
-                                            cap, wpos, wstk, wboard, grp)
+                    end = gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, start,
+                                             cap, wpos, wstk, wboard, grp, beta, cmask, cellrc, wk, wskip)
                 if end > cap:
                     ctl[1] = 3
                     ctl[7] = end
                     return
-                if end == start:
+                kids = end - start + wskip[1]
+                if kids == 0:
                     # the game ends here (an after-Whale node is only made when an eat follows)
                     n_st = stack_count(k0, k1)
                     if n_st < beta:
@@ -235,11 +240,11 @@ def search(
                         if v > hi_b:
                             hi_b = v
                     if hit >= 0:
-                        ctl[8] += tt_store(tt, k0, k1, meta, hit | 256, min(end - start, 255))
+                        ctl[8] += tt_store(tt, k0, k1, meta, hit | 256, min(kids, 255))
                         ret = hit
-                    elif (ctl[9] == 1 and (d < NEAR_DEPTH or end - start <= NEAR_MAX)) or lo_b != hi_b:
+                    elif (ctl[9] == 1 and (d < NEAR_DEPTH or kids <= NEAR_MAX)) or lo_b != hi_b:
                         # the sort key goes into grp, which is not read again
-                        if ctl[9] == 1 and (d < NEAR_DEPTH or end - start <= NEAR_MAX):
+                        if ctl[9] == 1 and (d < NEAR_DEPTH or kids <= NEAR_MAX):
                             # near-first: within one predator's turns, those leaving the tops
                             # nearest to their eaters first (see BitboardSolver.near_first)
                             # (a child the bound cuts is never searched: its place is not worked out)
@@ -261,7 +266,8 @@ def search(
                         fr[d, 7] = start
                         fr[d, 8] = beta
                         fr[d, 9] = -1
-                        fr[d, 10] = INF
+                        fr[d, 10] = wskip[0]
+                        fr[d, 12] = kids
             if ret >= 0:
                 # return to the parent
                 if d == 0:
@@ -297,7 +303,7 @@ def search(
         k0 = np.uint64(fr[d, 0])
         k1 = np.uint64(fr[d, 1])
         meta = fr[d, 2]
-        work = fr[d, 6] - fr[d, 5]
+        work = fr[d, 12]
         if work > 255:
             work = 255
         if fr[d, 9] >= 0:

@@ -14,12 +14,6 @@ from numba import njit
 
 
 NCARDS = 16
-
-
-NCARDS = 16
-INF = 99
-
-
 INF = 99
 PHASE_BIT = 32
 
@@ -29,9 +23,6 @@ FOX, LYNX, TIGER, CAIMAN, LION, RACCOON, BEAR = 1, 2, 3, 4, 5, 6, 7
 
 
 # ability kinds
-AB_NONE, AB_MOVE, AB_DISCARD, AB_SWAP, AB_PENDING = 0, 1, 2, 3, 4
-
-
 AB_NONE, AB_MOVE, AB_DISCARD, AB_SWAP, AB_PENDING = 0, 1, 2, 3, 4
 BIG = 1 << 20
 

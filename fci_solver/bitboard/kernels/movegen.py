@@ -14,10 +14,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .bound import discard_bound
 from .keys import (
-    AB_DISCARD, AB_MOVE, AB_SWAP, BEAR, CAIMAN, HOT, LION, LYNX, NCARDS, PHASE_BIT, RACCOON, _code,
+    AB_DISCARD, AB_MOVE, AB_SWAP, BEAR, CAIMAN, HOT, INF, LION, LYNX, NCARDS, PHASE_BIT, RACCOON, _code,
     _lowest, decode, encode,
 )
+
+COUNT_LIMIT = 1024  # a skipped eat's children are counted up to this: the search compares counts with 256
 
 
 @njit(**HOT, inline="always")
@@ -144,20 +147,84 @@ def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, 
 
 
 @njit(**HOT)
-def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd):
+def _ability_count(p, pos, board, ab, bydist, dstart, maxd, limit):
+    """How many children :func:`_ability` emits for a move or swap ability without the raccoon
+    trigger (at least ``limit`` when there are that many); the arrays are restored afterwards."""
+    if ab[0, p] == AB_SWAP:
+        k = 0
+        for a in range(NCARDS):
+            if pos[a] >= 0:
+                k += 1
+        return k * (k - 1) // 2 if k >= 2 else 1
+    only_self = ab[1, p]
+    lo = ab[2, p]
+    hi = min(ab[3, p], maxd)
+    n = 0
+    if lo <= hi:
+        for m in range(NCARDS):
+            if pos[m] < 0 or (only_self == 1 and m != p):
+                continue
+            c = pos[m]
+            for j in range(dstart[c, lo], dstart[c, hi + 1]):
+                t = bydist[c, j]
+                if board[t] >= 0:
+                    continue
+                if ab[4, p] < 2:
+                    n += 1
+                else:
+                    board[c] = -1
+                    board[t] = m
+                    n2 = 0
+                    for m2 in range(NCARDS):
+                        if pos[m2] < 0 or m2 == m:
+                            continue
+                        c2 = pos[m2]
+                        for j2 in range(dstart[c2, lo], dstart[c2, hi + 1]):
+                            if board[bydist[c2, j2]] < 0:
+                                n2 += 1
+                    board[t] = -1
+                    board[c] = m
+                    n += n2 if n2 > 0 else 1
+                if n >= limit:
+                    return n
+    return n if n > 0 else 1
+
+
+@njit(**HOT)
+def _after_eat(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
+               beta, cmask, cellrc, wk, skip):
+    """Step 3 onwards once p has eaten.  A move or a swap changes no top, so all the children of a
+    move or swap ability share one bound (the search's, without geometry): when it reaches ``beta``
+    they are not generated, and skip[0] keeps the least such bound, skip[1] their number."""
+    if beta < INF and not racc and (ab[0, p] == AB_MOVE or ab[0, p] == AB_SWAP):
+        k0, k1 = encode(pos, stk)
+        b = discard_bound(k0, k1, nxt, cmask, cellrc, wk, beta)
+        if b >= beta:
+            if b < skip[0]:
+                skip[0] = b
+            skip[1] += _ability_count(p, pos, board, ab, bydist, dstart, maxd, COUNT_LIMIT)
+            return n
+    return _ability(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+
+
+@njit(**HOT)
+def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
+              beta, cmask, cellrc, wk, skip):
     """Predator p eats prey q, then its ability and what follows; the arrays are restored afterwards."""
     hp = stk[p]
     pos[q] = -1
     stk[p] = 1
     if caiman:  # the prey moves under the predator, which stays put
         board[cq] = -1
-        n = _ability(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+        n = _after_eat(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
+                       beta, cmask, cellrc, wk, skip)
         board[cq] = q
     else:
         board[cp] = -1
         board[cq] = p
         pos[p] = cq
-        n = _ability(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+        n = _after_eat(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
+                       beta, cmask, cellrc, wk, skip)
         pos[p] = cp
         board[cp] = p
         board[cq] = q
@@ -167,7 +234,8 @@ def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, ab, out_k0, out_
 
 
 @njit(**HOT)
-def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, grp):
+def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, grp,
+          beta, cmask, cellrc, wk, skip):
     """Step 2 onwards: every eat (normal and Shark) and what follows it.  When ``grp`` is not
     empty, each child's predator is written to it (the search orders children by it)."""
     shark = meta & 1
@@ -196,7 +264,7 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
                     continue
                 nxt = shark | (whale << 1) | (ab[5, p] << 2)
                 n = _eat_then(p, q, cp, cq, eff == CAIMAN, nxt, eff == RACCOON and d == 1, pos, stk, board, ab,
-                              out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+                              out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, beta, cmask, cellrc, wk, skip)
         # Shark eats: orthogonal, any lower card, pending effect ignored
         if shark == 1:
             for j in range(4):
@@ -208,7 +276,7 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
                     continue
                 nxt = (whale << 1) | (ab[5, p] << 2)
                 n = _eat_then(p, q, cp, cq, False, nxt, False, pos, stk, board, ab,
-                              out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+                              out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, beta, cmask, cellrc, wk, skip)
         if grp.shape[0] > 0:
             for j in range(n0, min(n, cap)):
                 grp[j] = p
@@ -315,14 +383,40 @@ def gen_children(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_
 def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
                       pos, stk, board, grp):
     """:func:`gen_children` with the work arrays passed in (the search reuses them: no allocation per node)."""
+    # with no window nothing is cut: the bound's arrays are never read (any of the right type will do)
+    return gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
+                              pos, stk, board, grp, INF, stk, bydist, stk, stk)
+
+
+@njit(**HOT)
+def gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
+                       pos, stk, board, grp, beta, cmask, cellrc, wk, skip):
+    """:func:`gen_children_into` for a search with the window ``beta``: the children of an eat whose
+    move or swap ability leaves them all with a bound >= ``beta``, and the Whale's half-steps when
+    theirs does, are not generated (the search would cut each at once); skip[0] gets the least of
+    their bounds (INF if none), skip[1] their number, counted up to COUNT_LIMIT an eat (the table's replacement and the choice of move order
+    read a node's number of children).  On a ring board, nodes with about 900 children, nearly
+    all such, were most of the time of the slowest deal (benchmarks/RESULTS.md)."""
     ncells = bydist.shape[0]
     decode(k0, k1, pos, stk, board)
+    if beta < INF:
+        skip[0] = INF
+        skip[1] = 0
     m = np.int64(meta)
-    n = _eats(pos, stk, board, m & 31, ab, prey, mid, out_k0, out_k1, out_meta, start, cap, bydist, dstart, maxd, grp)
+    n = _eats(pos, stk, board, m & 31, ab, prey, mid, out_k0, out_k1, out_meta, start, cap, bydist, dstart, maxd, grp,
+              beta, cmask, cellrc, wk, skip)
     n_eats = n
     if (m & PHASE_BIT) == 0 and ((m >> 1) & 1) == 1:
         # Whale before the eat: a half-step to an after-Whale node, kept only where an eat follows.
         after = (m & ~np.int64(2)) | PHASE_BIT
+        # a Whale move changes no top either: all its half-steps share one bound
+        cut = False
+        b = INF
+        if beta < INF:
+            wk0, wk1 = encode(pos, stk)
+            b = discard_bound(wk0, wk1, after, cmask, cellrc, wk, beta)
+            cut = b >= beta
+        skipped = skip[1] if cut else 0
         for s in range(NCARDS):
             c = pos[s]
             if c < 0:
@@ -339,10 +433,15 @@ def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0,
                 board[t] = s
                 pos[s] = t
                 if others or has_eat(pos, board, after, prey, mid):
-                    n = _emit(pos, stk, after, out_k0, out_k1, out_meta, n, cap)
+                    if cut:
+                        skip[1] += 1
+                    else:
+                        n = _emit(pos, stk, after, out_k0, out_k1, out_meta, n, cap)
                 board[t] = -1
             pos[s] = c
             board[c] = s
+        if cut and skip[1] > skipped and b < skip[0]:
+            skip[0] = b
         if grp.shape[0] > 0:
             for j in range(n_eats, min(n, cap)):
                 grp[j] = NCARDS  # the Whale's half-steps come last
