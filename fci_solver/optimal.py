@@ -216,7 +216,8 @@ def _settle(workers: list, keys: list, m: int, tick=None, deadline: float | None
             for ch, v in zip(batch, known.tolist()):
                 if v < 0:
                     check_interrupt()
-                    v = s.value(e, ch, m + 1, deadline)
+                    # every position here is reached from the start: none ends below its minimum
+                    v = s.value(e, ch, m + 1, deadline, floor=m)
                     if v is None:
                         raise _OutOfTime
                 out.append((ch, v <= m))

@@ -209,6 +209,20 @@ def brute_minimum(pos):
     return minimum(pos)
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(max_cards=5, max_side=2))
+def test_a_floor_of_the_parents_minimum_leaves_every_next_positions_minimum_exact(pos):
+    # No position reached from ``pos`` ends below its minimum m, so a search from a next position
+    # may stop at the first line reaching m: each next position's minimum is still exact, with
+    # the widest window (the graph of perfect play asks only "m or more?").
+    m = brute_minimum(pos)
+    eng = Engine(pos.board, CARDS)
+    solver = BitboardSolver(CARDS, memory=16)
+    for _, q in rules.successors(pos, CARDS).values():
+        assert solver.value(eng, key_of(q), len(q) + 1, floor=m) == brute_minimum(q)
+        assert (solver.value(eng, key_of(q), m + 1, floor=m) <= m) == (brute_minimum(q) == m)
+
+
 @st.composite
 def still_positions(draw):
     """Positions where islands and discards matter: no Whale, cards mostly without moves."""

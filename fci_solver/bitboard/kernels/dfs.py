@@ -135,8 +135,9 @@ def search(
     ck0, ck1, cmeta, clb, grp,  # child buffer (grp: each child's predator, written by the generator)
     tt,  # transposition table (uint64[n, 3], see table.py)
     ab, prey, mid, reach, bydist, dstart, maxd, cmask, cellrc,
-    ctl,  # int64[10]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow,
-          # 8 table entries used, 9 ordering (0 generation order, 1 near-first)
+    ctl,  # int64[11]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow,
+          # 8 table entries used, 9 ordering (0 generation order, 1 near-first), 10 floor (no position
+          # the search meets can end with fewer stacks: a node stops at the first child reaching it)
     inc,  # int64[MAXD, 3] incumbent path keys (as int64 views)
     work,  # int64[search_work_size(cells)]: scratch (the search allocates nothing)
     ):
@@ -165,6 +166,8 @@ def search(
             beta = fr[d, 3]
             ret, lb, over = entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos)
             if ret < 0:
+                if lb < ctl[10]:
+                    lb = ctl[10]
                 ctl[2] += 1
                 done_here += 1
                 start = fr[d, 5]
