@@ -191,9 +191,10 @@ def _settle(workers: list, keys: list, m: int, tick=None, deadline: float | None
     the (engine, solver) ``workers``, one thread each; ``tick(n)`` with the number settled so far.
     Raises :class:`_OutOfTime` when ``deadline`` passes.
 
-    Each run of keys is first answered in batches by one kernel call (the bound, the table, game
-    ends): late in the game most next positions are, and a search call each cost more than the
-    search (turn 8 of an expert puzzle: 1.2 million positions, 2 states each).
+    Each run of keys is first answered by one kernel call (the bound, the table, game ends), and
+    those left are searched one after another by another: late in the game most next positions
+    are answered so or take a few states, and a call each cost more than the search (turn 8 of an
+    expert puzzle: 1.2 million positions, 2 states each).
     """
     lock = threading.Lock()
     done = [0]
@@ -212,15 +213,12 @@ def _settle(workers: list, keys: list, m: int, tick=None, deadline: float | None
             if deadline is not None and time.perf_counter() > deadline:
                 raise _OutOfTime
             batch = keys[lo:lo + BATCH]
-            known = s.known(e, np.array(batch, np.uint64).reshape(-1, 3), m + 1)
-            for ch, v in zip(batch, known.tolist()):
-                if v < 0:
-                    check_interrupt()
-                    # every position here is reached from the start: none ends below its minimum
-                    v = s.value(e, ch, m + 1, deadline, floor=m)
-                    if v is None:
-                        raise _OutOfTime
-                out.append((ch, v <= m))
+            rows = np.array(batch, np.uint64).reshape(-1, 3)
+            # every position here is reached from the start: none ends below its minimum
+            values = s.values(e, rows, m + 1, deadline, floor=m, known=s.known(e, rows, m + 1))
+            if values is None:
+                raise _OutOfTime
+            out += [(ch, v <= m) for ch, v in zip(batch, values.tolist())]
             if tick:
                 with lock:
                     done[0] += len(batch)

@@ -436,6 +436,40 @@ class BitboardSolver:
         K.known_values(k0, k1, meta, n, beta, self.table, eng.cmask, eng.cellrc, eng.reach, eng._wk, out)
         return out
 
+    def values(self, eng: Engine, keys: np.ndarray, beta: int, deadline=None, floor: int = 0,
+               known: np.ndarray | None = None) -> np.ndarray | None:
+        """:meth:`value` of each key (rows of uint64 ``[k0, k1, meta]``) whose ``known`` entry is
+        -1 (default: all), the searches run one after another in the kernel, a chunk of states per
+        call; None when ``deadline`` passes or :attr:`cancel` is set first."""
+        if self.table is None:
+            self._alloc_table()
+        n = keys.shape[0]
+        out = np.full(n, -1, np.int64) if known is None else known.copy()
+        k0 = np.ascontiguousarray(keys[:, 0])
+        k1 = np.ascontiguousarray(keys[:, 1])
+        meta = keys[:, 2].astype(np.int64)
+        fr = np.zeros((K.MAXD, 13), np.int64)
+        ctl = np.zeros(11, np.int64)
+        inc = np.zeros((K.MAXD, 3), np.int64)
+        ctl[1] = 1
+        ck0, ck1, cmeta, clb, cgrp = eng.buffers()
+        i = 0
+        while i < n:
+            self._maybe_grow()
+            ctl[2] = ctl[8] = 0
+            ctl[4] = self.chunk
+            i = K.search_each(k0, k1, meta, out, i, beta, floor, 1 if self.near_first else 0,
+                              fr, ck0, ck1, cmeta, clb, cgrp, self.table, eng.ab, eng.prey, eng.mid, eng.reach,
+                              eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc, ctl, inc, eng.work)
+            interrupt.check()
+            self.states += int(ctl[2])
+            self.used += int(ctl[8])
+            if ctl[1] == 3:
+                raise FciError("the child buffer overflowed (a node with too many turns)")
+            if i < n and self._stopped(deadline):
+                return None
+        return out
+
     def value(self, eng: Engine, key, beta: int, deadline=None, max_states: int | None = None,
               near_first: bool | None = None, floor: int = 0) -> int | None:
         """The minimum if it is < beta, else a bound >= beta; None when out of time or states.

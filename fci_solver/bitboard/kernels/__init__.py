@@ -122,7 +122,7 @@ from .dfs import (  # noqa: F401, E402
     search,
     _deliver,
 )
-from .settle import known_values  # noqa: F401, E402
+from .settle import known_values, search_each  # noqa: F401, E402
 from .perft import (  # noqa: F401, E402
     find_slot,
     _set_add,
