@@ -152,7 +152,8 @@ def test_the_search_applies_ever_stronger_bounds_quick_then_discards_then_full(p
 
 
 def _children_with_window(pos, beta):
-    """(every child, the children generated under the window ``beta``, their (least bound, number) left out)."""
+    """(every child, the children generated under the window ``beta``, their (least bound, number)
+    left out, the bound the generator gives each generated child, -1 where it gives none)."""
     import numpy as np
     from fci_solver.bitboard import kernels as K
 
@@ -162,12 +163,13 @@ def _children_with_window(pos, beta):
     bufs = [(np.zeros(4096, np.uint64), np.zeros(4096, np.uint64), np.zeros(4096, np.int64)) for _ in range(2)]
     scratch = (np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(eng.bydist.shape[0], np.int64))
     n = K.gen_children_into(k0, k1, meta, *args, *bufs[0], 0, 4096, *scratch, np.zeros(0, np.int64))
-    skip = np.zeros(2, np.int64)
+    skip = np.zeros(3, np.int64)
+    lbs = np.zeros(4096, np.int64)
     m = K.gen_children_below(k0, k1, meta, *args, *bufs[1], 0, 4096, *scratch, np.zeros(0, np.int64), np.int64(beta),
-                             eng.cmask, eng.cellrc, np.zeros(K.WORK, np.int64), skip)
+                             eng.cmask, eng.cellrc, np.zeros(K.WORK, np.int64), skip, lbs)
     every = list(zip(*(b[:n].tolist() for b in bufs[0])))
     kept = list(zip(*(b[:m].tolist() for b in bufs[1])))
-    return every, kept, (int(skip[0]), int(skip[1]))
+    return every, kept, (int(skip[0]), int(skip[1])), lbs[:m].tolist()
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -175,14 +177,18 @@ def _children_with_window(pos, beta):
 def test_children_the_window_cuts_all_at_once_are_not_generated(pos, beta):
     # A move or a swap changes no top, so every outcome of such an ability shares the child's
     # bound: when it reaches the window none is generated.  What is left is the rest in order, and
-    # what went is counted, each child with a bound at the window, the least of them kept (the
-    # bound as the search computes it for that window: the discard search only below it).
+    # what went is counted, each child with a bound at the window, the least of them kept.
     import numpy as np
     from fci_solver.bitboard import kernels as K
 
-    every, kept, (least, number) = _children_with_window(pos, beta)
+    every, kept, (least, number), given = _children_with_window(pos, beta)
     eng = Engine(pos.board, CARDS)
     wk = np.zeros(K.WORK, np.int64)
+
+    def bound(child):  # as the search computes it for that window: the discard search only below it
+        return int(K.discard_bound(np.uint64(child[0]), np.uint64(child[1]), np.int64(child[2]),
+                                   eng.cmask, eng.cellrc, wk, np.int64(beta)))
+
     rest = iter(kept)
     left_out = []
     nxt = next(rest, None)
@@ -190,12 +196,13 @@ def test_children_the_window_cuts_all_at_once_are_not_generated(pos, beta):
         if child == nxt:
             nxt = next(rest, None)
         else:
-            left_out.append(int(K.discard_bound(np.uint64(child[0]), np.uint64(child[1]), np.int64(child[2]),
-                                                eng.cmask, eng.cellrc, wk, np.int64(beta))))
+            left_out.append(bound(child))
     assert nxt is None  # what was generated is the rest, in the same order
     assert all(b >= beta for b in left_out)
     assert number == len(left_out)
     assert least == min(left_out, default=99)
+    # the bound given with a generated child (a sibling's, shared) is its own
+    assert all(b == bound(child) for child, b in zip(kept, given) if b >= 0)
 
 
 def brute_minimum(pos):

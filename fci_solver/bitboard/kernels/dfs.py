@@ -22,7 +22,7 @@ NEAR_DEPTH = 2
 
 
 def search_work_size(ncells):
-    return 2 * NCARDS + WORK + ncells + 2
+    return 2 * NCARDS + WORK + ncells + 3
 
 
 @njit(**HOT)
@@ -153,8 +153,8 @@ def search(
     wpos = work[0:NCARDS]
     wstk = work[NCARDS:2 * NCARDS]
     wk = work[2 * NCARDS:2 * NCARDS + WORK]
-    wboard = work[2 * NCARDS + WORK:work.shape[0] - 2]
-    wskip = work[work.shape[0] - 2:]  # what the generator left out: least bound, number
+    wboard = work[2 * NCARDS + WORK:work.shape[0] - 3]
+    wskip = work[work.shape[0] - 3:]  # what the generator left out: least bound, number
     while True:
         # frame layout: 0 k0, 1 k1, 2 meta, 3 beta, 4 lb, 5 start, 6 end, 7 next, 8 best, 9 bestchild, 10 floor, 11 new,
         # 12 children (those the generator left out included)
@@ -176,7 +176,7 @@ def search(
                 wskip[1] = 0
                 if not over:
                     end = gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, start,
-                                             cap, wpos, wstk, wboard, grp, beta, cmask, cellrc, wk, wskip)
+                                             cap, wpos, wstk, wboard, grp, beta, cmask, cellrc, wk, wskip, clb)
                 if end > cap:
                     ctl[1] = 3
                     ctl[7] = end
@@ -211,16 +211,12 @@ def search(
                     lo_b = INF
                     hi_b = 0
                     hit = -1
-                    whale_b = -1
                     for j in range(start, end):
-                        if whale_b < 0 or (cmeta[j] & PHASE_BIT) == 0:
+                        # the generator gives the bound that the outcomes of a move or swap ability,
+                        # or the Whale's half-steps, share (neither bound reads a cell)
+                        v = clb[j]
+                        if v < 0:
                             v = discard_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk, beta)
-                            if cmeta[j] & PHASE_BIT:
-                                # Neither bound reads a cell: the Whale's half-steps, which only
-                                # move a stack, all share them (hundreds per node on a wide board).
-                                whale_b = v
-                        else:
-                            v = whale_b
                         probe = d < ETC_DEPTH
                         if v < beta and (cmeta[j] & (PHASE_BIT | 2)) == 0 and no_turn(ck0[j], ck1[j], cmeta[j], reach,
                                                                                       wstk):

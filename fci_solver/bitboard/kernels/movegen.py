@@ -195,15 +195,19 @@ def _after_eat(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, c
                beta, cmask, cellrc, wk, skip):
     """Step 3 onwards once p has eaten.  A move or a swap changes no top, so all the children of a
     move or swap ability share one bound (the search's, without geometry): when it reaches ``beta``
-    they are not generated, and skip[0] keeps the least such bound, skip[1] their number."""
-    if beta < INF and not racc and (ab[0, p] == AB_MOVE or ab[0, p] == AB_SWAP):
-        k0, k1 = encode(pos, stk)
-        b = discard_bound(k0, k1, nxt, cmask, cellrc, wk, beta)
-        if b >= beta:
-            if b < skip[0]:
-                skip[0] = b
-            skip[1] += _ability_count(p, pos, board, ab, bydist, dstart, maxd, COUNT_LIMIT)
-            return n
+    they are not generated, and skip[0] keeps the least such bound, skip[1] their number; else
+    skip[2] is that bound for the children generated (-1: each needs its own)."""
+    if beta < INF:
+        skip[2] = -1
+        if not racc and (ab[0, p] == AB_MOVE or ab[0, p] == AB_SWAP):
+            k0, k1 = encode(pos, stk)
+            b = discard_bound(k0, k1, nxt, cmask, cellrc, wk, beta)
+            if b >= beta:
+                if b < skip[0]:
+                    skip[0] = b
+                skip[1] += _ability_count(p, pos, board, ab, bydist, dstart, maxd, COUNT_LIMIT)
+                return n
+            skip[2] = b
     return _ability(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
 
 
@@ -234,8 +238,17 @@ def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, ab, out_k0, out_
 
 
 @njit(**HOT)
+def _shared_bound(out_lb, n0, n, cap, beta, skip):
+    """The children [n0, n) of one eat get the bound they share, or -1 (see :func:`_after_eat`)."""
+    if beta < INF:
+        for j in range(n0, min(n, cap)):
+            out_lb[j] = skip[2]
+    return n
+
+
+@njit(**HOT)
 def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, grp,
-          beta, cmask, cellrc, wk, skip):
+          beta, cmask, cellrc, wk, skip, out_lb):
     """Step 2 onwards: every eat (normal and Shark) and what follows it.  When ``grp`` is not
     empty, each child's predator is written to it (the search orders children by it)."""
     shark = meta & 1
@@ -263,8 +276,9 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
                 if eff == LYNX and board[mid[eff, cp, j]] < 0:
                     continue
                 nxt = shark | (whale << 1) | (ab[5, p] << 2)
-                n = _eat_then(p, q, cp, cq, eff == CAIMAN, nxt, eff == RACCOON and d == 1, pos, stk, board, ab,
-                              out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, beta, cmask, cellrc, wk, skip)
+                n1 = _eat_then(p, q, cp, cq, eff == CAIMAN, nxt, eff == RACCOON and d == 1, pos, stk, board, ab,
+                               out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, beta, cmask, cellrc, wk, skip)
+                n = _shared_bound(out_lb, n, n1, cap, beta, skip)
         # Shark eats: orthogonal, any lower card, pending effect ignored
         if shark == 1:
             for j in range(4):
@@ -275,8 +289,9 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
                 if q < 0 or q >= p:
                     continue
                 nxt = (whale << 1) | (ab[5, p] << 2)
-                n = _eat_then(p, q, cp, cq, False, nxt, False, pos, stk, board, ab,
-                              out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, beta, cmask, cellrc, wk, skip)
+                n1 = _eat_then(p, q, cp, cq, False, nxt, False, pos, stk, board, ab,
+                               out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, beta, cmask, cellrc, wk, skip)
+                n = _shared_bound(out_lb, n, n1, cap, beta, skip)
         if grp.shape[0] > 0:
             for j in range(n0, min(n, cap)):
                 grp[j] = p
@@ -385,17 +400,19 @@ def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0,
     """:func:`gen_children` with the work arrays passed in (the search reuses them: no allocation per node)."""
     # with no window nothing is cut: the bound's arrays are never read (any of the right type will do)
     return gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
-                              pos, stk, board, grp, INF, stk, bydist, stk, stk)
+                              pos, stk, board, grp, INF, stk, bydist, stk, stk, stk)
 
 
 @njit(**HOT)
 def gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
-                       pos, stk, board, grp, beta, cmask, cellrc, wk, skip):
+                       pos, stk, board, grp, beta, cmask, cellrc, wk, skip, out_lb):
     """:func:`gen_children_into` for a search with the window ``beta``: the children of an eat whose
     move or swap ability leaves them all with a bound >= ``beta``, and the Whale's half-steps when
     theirs does, are not generated (the search would cut each at once); skip[0] gets the least of
-    their bounds (INF if none), skip[1] their number, counted up to COUNT_LIMIT an eat (the table's replacement and the choice of move order
-    read a node's number of children).  On a ring board, nodes with about 900 children, nearly
+    their bounds (INF if none), skip[1] their number, counted up to COUNT_LIMIT an eat (the table's
+    replacement and the choice of move order read a node's number of children).  ``out_lb`` gets
+    each generated child's bound where its siblings share it (-1 where not): the search need not
+    compute it again.  skip: int64[3] (skip[2] is scratch).  On a ring board, nodes with about 900 children, nearly
     all such, were most of the time of the slowest deal (benchmarks/RESULTS.md)."""
     ncells = bydist.shape[0]
     decode(k0, k1, pos, stk, board)
@@ -404,7 +421,7 @@ def gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0
         skip[1] = 0
     m = np.int64(meta)
     n = _eats(pos, stk, board, m & 31, ab, prey, mid, out_k0, out_k1, out_meta, start, cap, bydist, dstart, maxd, grp,
-              beta, cmask, cellrc, wk, skip)
+              beta, cmask, cellrc, wk, skip, out_lb)
     n_eats = n
     if (m & PHASE_BIT) == 0 and ((m >> 1) & 1) == 1:
         # Whale before the eat: a half-step to an after-Whale node, kept only where an eat follows.
@@ -442,6 +459,9 @@ def gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0
             board[c] = s
         if cut and skip[1] > skipped and b < skip[0]:
             skip[0] = b
+        if beta < INF:
+            for j in range(n_eats, min(n, cap)):
+                out_lb[j] = b
         if grp.shape[0] > 0:
             for j in range(n_eats, min(n, cap)):
                 grp[j] = NCARDS  # the Whale's half-steps come last
