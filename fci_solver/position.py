@@ -23,6 +23,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from operator import attrgetter
 from pathlib import Path
 
 from .cards import N_CARDS, EFFECTS
@@ -150,6 +151,9 @@ class Stack:
         return self.height > 1
 
 
+_STACK_ORDER = attrgetter("cell", "card", "height")
+
+
 @dataclass(frozen=True)
 class Position:
     """A state of the game: stacks, sea animals still available, pending effect."""
@@ -162,7 +166,9 @@ class Position:
     _by_cell: dict = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self):
-        object.__setattr__(self, "stacks", tuple(sorted(self.stacks)))
+        # the order of Stack's fields, compared as plain tuples: a dataclass's own comparisons
+        # are Python calls, most of the cost of making a position (the perfect-play graph makes one per node)
+        object.__setattr__(self, "stacks", tuple(sorted(self.stacks, key=_STACK_ORDER)))
         object.__setattr__(self, "_by_cell", {s.cell: s for s in self.stacks})
 
     # -- queries -------------------------------------------------------
