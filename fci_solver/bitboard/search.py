@@ -31,6 +31,10 @@ INITIAL_ENTRIES = 1 << 18
 # budget: its first touches fault in a page each, and 2^26 entries cost 3 s on a solve of
 # 68,000 states (2^24: 0.13 s).
 SHARED_ENTRIES = 1 << 24
+# A solve's threads share a table sized by what its head start used: 4 times the one-thread
+# table, at least this.  The wide boards' slowest deals (a few million states) ran 10-20% faster
+# on 2^22 entries than on 2^24, whose pages cost about 1.2 s to fault in here.
+SOLVE_SHARED_MIN = 1 << 22
 FAULT_SLICE = 1 << 21  # entries of a large new table touched between two Ctrl-C checks
 CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
 HEAD_START = 200_000  # states a solve with jobs > 1 runs on one thread before it starts the others
@@ -341,12 +345,12 @@ class BitboardSolver:
         self.used = int(K.tt_rehash(self.table, new))
         self.table = new
 
-    def helpers(self, n: int, full: bool = False) -> list["BitboardSolver"]:
+    def helpers(self, n: int, full: bool = False, entries: int = SHARED_ENTRIES) -> list["BitboardSolver"]:
         """``n`` solvers that search on other threads with this solver's table, grown first (a
-        shared table is never replaced): to :data:`SHARED_ENTRIES`, or with ``full`` to the whole
-        memory budget (work of many minutes, which would evict what it needs from a smaller
-        table; the page faults of the larger one cost seconds).  Call :meth:`unshare` after."""
-        size = self.max_entries if full else min(self.max_entries, SHARED_ENTRIES)
+        shared table is never replaced): to ``entries``, or with ``full`` to the whole memory
+        budget (work of many minutes, which would evict what it needs from a smaller table; the
+        page faults of the larger one cost seconds).  Call :meth:`unshare` after."""
+        size = self.max_entries if full else min(self.max_entries, entries)
         if self.table is None:
             self.table = self._new_table(size)
             self.used = 0
@@ -585,7 +589,8 @@ class BitboardSolver:
             return None
         if self.parallel == "split":
             kids.sort(key=eng.lower_bound)
-        helpers = self.helpers(self.jobs)
+        grown = 4 * (self.table.shape[0] if self.table is not None else INITIAL_ENTRIES)
+        helpers = self.helpers(self.jobs, entries=max(SOLVE_SHARED_MIN, grown))
         for h in helpers:
             # a pass asks "fewer than beta?", and with stop_at beta is stop_at + 1: a search
             # stopped at stop_at would read as one out of time
