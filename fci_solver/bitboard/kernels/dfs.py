@@ -154,7 +154,7 @@ def search(
     wstk = work[NCARDS:2 * NCARDS]
     wk = work[2 * NCARDS:2 * NCARDS + WORK]
     wboard = work[2 * NCARDS + WORK:work.shape[0] - 3]
-    wskip = work[work.shape[0] - 3:]  # what the generator left out: least bound, number
+    wskip = work[work.shape[0] - 3:]  # what the generator left out (least bound, number), and its scratch
     while True:
         # frame layout: 0 k0, 1 k1, 2 meta, 3 beta, 4 lb, 5 start, 6 end, 7 next, 8 best, 9 bestchild, 10 floor, 11 new,
         # 12 children (those the generator left out included)
