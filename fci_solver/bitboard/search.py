@@ -242,24 +242,21 @@ def load_search_kernels(notice=None) -> float:
     return spent
 
 
+def _walk_arrays():
+    """The frames, control words and incumbent path of one kernel search, zeroed."""
+    return (np.zeros((K.MAXD, K.FRAME_FIELDS), np.int64), np.zeros(K.CTL_FIELDS, np.int64),
+            np.zeros((K.MAXD, 3), np.int64))
+
+
 class _Walk:
     """One resumable null-window search in the kernel: its frames, control words and the best
     line found so far (the incumbent), run a chunk of states at a time."""
 
     def __init__(self, eng: Engine, key, beta: int, stop_at: int, near_first: bool, floor: int = 0):
         self.eng = eng
-        self.fr = np.zeros((K.MAXD, 13), np.int64)
-        self.fr[0, 0] = np.uint64(key[0]).astype(np.int64)
-        self.fr[0, 1] = np.uint64(key[1]).astype(np.int64)
-        self.fr[0, 2] = key[2]
-        self.fr[0, 3] = beta
-        self.fr[0, 11] = 1
-        self.ctl = np.zeros(11, np.int64)
-        self.ctl[5] = K.INF
-        self.ctl[6] = stop_at
-        self.ctl[9] = 1 if near_first else 0
-        self.ctl[10] = floor
-        self.inc = np.zeros((K.MAXD, 3), np.int64)
+        self.fr, self.ctl, self.inc = _walk_arrays()
+        K.start_walk(self.fr, self.ctl, np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), beta, stop_at,
+                     1 if near_first else 0, floor)
 
     @property
     def status(self) -> int:
@@ -381,12 +378,17 @@ class BitboardSolver:
         """Run ``walk`` for up to ``budget`` states on this solver's table; returns the states run."""
         self._maybe_grow()
         done, used = walk.step(self.table, budget)
+        self._count(done, used, walk.status)
+        return done
+
+    def _count(self, done: int, used: int, status: int) -> None:
+        """After a kernel call: Ctrl-C answered, its states and table entries counted, a child
+        buffer overflow (status 3) reported."""
         interrupt.check()
         self.states += done
         self.used += used
-        if walk.status == 3:
+        if status == 3:
             raise FciError("the child buffer overflowed (a node with too many turns)")
-        return done
 
     def _stopped(self, deadline: float | None) -> bool:
         return (deadline is not None and time.perf_counter() > deadline) or \
@@ -452,10 +454,8 @@ class BitboardSolver:
         k0 = np.ascontiguousarray(keys[:, 0])
         k1 = np.ascontiguousarray(keys[:, 1])
         meta = keys[:, 2].astype(np.int64)
-        fr = np.zeros((K.MAXD, 13), np.int64)
-        ctl = np.zeros(11, np.int64)
-        inc = np.zeros((K.MAXD, 3), np.int64)
-        ctl[1] = 1
+        fr, ctl, inc = _walk_arrays()
+        ctl[1] = 1  # no search under way: search_each starts one
         ck0, ck1, cmeta, clb, cgrp = eng.buffers()
         i = 0
         while i < n:
@@ -465,11 +465,7 @@ class BitboardSolver:
             i = K.search_each(k0, k1, meta, out, i, beta, floor, 1 if self.near_first else 0,
                               fr, ck0, ck1, cmeta, clb, cgrp, self.table, eng.ab, eng.prey, eng.mid, eng.reach,
                               eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc, ctl, inc, eng.work)
-            interrupt.check()
-            self.states += int(ctl[2])
-            self.used += int(ctl[8])
-            if ctl[1] == 3:
-                raise FciError("the child buffer overflowed (a node with too many turns)")
+            self._count(int(ctl[2]), int(ctl[8]), int(ctl[1]))
             if i < n and self._stopped(deadline):
                 return None
         return out

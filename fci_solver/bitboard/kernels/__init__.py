@@ -114,8 +114,11 @@ from .table import (  # noqa: F401, E402
 )
 from .dfs import (  # noqa: F401, E402
     ETC_DEPTH,
+    CTL_FIELDS,
+    FRAME_FIELDS,
     MAXD,
     search_work_size,
+    start_walk,
     _sort_children,
     _live_first,
     entry_value,

@@ -14,6 +14,8 @@ from .table import tt_lookup, tt_store
 
 ETC_DEPTH = 4
 MAXD = 40  # frames: at most 15 turns from 16 stacks, plus one after-Whale node
+FRAME_FIELDS = 13  # a frame's words (their layout is in search below)
+CTL_FIELDS = 11  # the search's control words (see search's ctl)
 # Near-first ordering sorts a node's children by a distance key; a node where the Whale can still
 # move has thousands of children (every Whale move), where that sort costs ten times the node:
 # below the first NEAR_DEPTH levels such nodes keep generation order.
@@ -110,6 +112,23 @@ def _sort_children(ck0, ck1, cmeta, clb, key, start, end, scratch):
 
 
 @njit(**HOT)
+def start_walk(fr, ctl, k0, k1, meta, beta, stop_at, near, floor):
+    """Set up ``fr`` and ``ctl`` for a new search from one key (ctl[9] = ``near``: 1 near-first)."""
+    fr[0, 0] = np.int64(k0)
+    fr[0, 1] = np.int64(k1)
+    fr[0, 2] = meta
+    fr[0, 3] = beta
+    fr[0, 5] = 0
+    fr[0, 11] = 1
+    ctl[0] = 0
+    ctl[1] = 0
+    ctl[5] = INF
+    ctl[6] = stop_at
+    ctl[9] = near
+    ctl[10] = floor
+
+
+@njit(**HOT)
 def entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos):
     """What a node is known to be worth before it is expanded: (its value, or a bound >= beta,
     or -1 if unknown; its lower bound; whether it is a game end).
@@ -131,11 +150,11 @@ def entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos):
 
 @njit(**HOT)
 def search(
-    fr,  # int64[MAXD, 13] frames, see the layout below
+    fr,  # int64[MAXD, FRAME_FIELDS] frames, see the layout below
     ck0, ck1, cmeta, clb, grp,  # child buffer (grp: each child's predator, written by the generator)
     tt,  # transposition table (uint64[n, 3], see table.py)
     ab, prey, mid, reach, bydist, dstart, maxd, cmask, cellrc,
-    ctl,  # int64[11]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow,
+    ctl,  # int64[CTL_FIELDS]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow,
           # 8 table entries used, 9 ordering (0 generation order, 1 near-first), 10 floor (no position
           # the search meets can end with fewer stacks: a node stops at the first child reaching it)
     inc,  # int64[MAXD, 3] incumbent path keys (as int64 views)

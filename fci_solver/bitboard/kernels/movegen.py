@@ -412,8 +412,8 @@ def gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0
     their bounds (INF if none), skip[1] their number, counted up to COUNT_LIMIT an eat (the table's
     replacement and the choice of move order read a node's number of children).  ``out_lb`` gets
     each generated child's bound where its siblings share it (-1 where not): the search need not
-    compute it again.  skip: int64[3] (skip[2] is scratch).  On a ring board, nodes with about 900 children, nearly
-    all such, were most of the time of the slowest deal (benchmarks/RESULTS.md)."""
+    compute it again.  skip: int64[3] (skip[2] is scratch).  On a ring board, nodes with about
+    900 children, nearly all such, were most of the time of the slowest deal (benchmarks/RESULTS.md)."""
     ncells = bydist.shape[0]
     decode(k0, k1, pos, stk, board)
     if beta < INF:

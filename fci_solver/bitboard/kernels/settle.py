@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from numba import njit
 
-import numpy as np
-
-from .dfs import entry_value, search
-from .keys import HOT, INF, NCARDS, stack_count
+from .dfs import entry_value, search, start_walk
+from .keys import HOT, NCARDS, stack_count
 
 
 @njit(**HOT)
@@ -50,18 +48,7 @@ def search_each(ck0s, ck1s, cmetas, out, i, beta, floor, near,
             if out[i] >= 0:
                 i += 1
                 continue
-            fr[0, 0] = np.int64(ck0s[i])
-            fr[0, 1] = np.int64(ck1s[i])
-            fr[0, 2] = cmetas[i]
-            fr[0, 3] = beta
-            fr[0, 5] = 0
-            fr[0, 11] = 1
-            ctl[0] = 0
-            ctl[1] = 0
-            ctl[5] = INF
-            ctl[6] = 0
-            ctl[9] = near
-            ctl[10] = floor
+            start_walk(fr, ctl, ck0s[i], ck1s[i], cmetas[i], beta, 0, near, floor)
         if ctl[2] >= budget:
             break
         ctl[4] = budget - ctl[2]
