@@ -177,11 +177,15 @@ def _settle(ts: TurnState, cards: CardTable) -> TurnState:
 
 # -- the state machine -----------------------------------------------------
 
-def legal_actions(ts: TurnState, cards: CardTable, whale_after: bool = True) -> list[Action]:
-    """What may happen next in this turn.  In phase ``end`` the turn may also simply end."""
+def legal_actions(ts: TurnState, cards: CardTable, whale_after: bool = True,
+                  whale_before: bool = True) -> list[Action]:
+    """What may happen next in this turn.  In phase ``end`` the turn may also simply end.
+    ``whale_before``/``whale_after``: whether the Whale's moves are offered before the eat/after
+    the ability (skipping them is most of the saving: a Whale move per stack and open cell)."""
     pos = ts.pos
     if ts.phase == "start":
-        return normal_eats(pos, ts.effect) + shark_eats(pos) + whale_moves(pos)
+        eats = normal_eats(pos, ts.effect) + shark_eats(pos)
+        return eats + whale_moves(pos) if whale_before else eats
     if ts.phase == "eat":
         return normal_eats(pos, ts.effect) + shark_eats(pos)
     if ts.phase == "ability":
@@ -248,9 +252,7 @@ def turns_from(ts: TurnState, cards: CardTable, whale_after: bool = False,
             yield done, finish(ts, cards)
             if ts.phase == "done" or not whale_after:
                 continue
-        for action in reversed(legal_actions(ts, cards, whale_after)):
-            if not whale_before and ts.phase == "start" and isinstance(action, Whale):
-                continue
+        for action in reversed(legal_actions(ts, cards, whale_after, whale_before)):
             stack.append((advance(ts, action, cards), done + (action,)))
 
 

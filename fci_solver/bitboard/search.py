@@ -794,7 +794,7 @@ def _turns_toward(ts, target, cards: CardTable):
     """The turns of :func:`rules.turns_from` (no Whale first) that fit ``target``: the prey is no top
     there, and a moved or swapped stack is where ``target`` has it (or gone, discarded later).
     Replaying only those keeps line reconstruction cheap beside the search."""
-    from ..actions import Eat, Move, SharkEat, Swap, Whale
+    from ..actions import Eat, Move, SharkEat, Swap
 
     board = ts.pos.board
     code = {c: (target[c // 8] >> (8 * (c % 8))) & 255 for c in range(16)}
@@ -809,9 +809,7 @@ def _turns_toward(ts, target, cards: CardTable):
         if ts.phase in ("end", "done"):
             yield done, rules.finish(ts, cards)
             continue
-        for action in reversed(rules.legal_actions(ts, cards, whale_after=False)):
-            if isinstance(action, Whale):
-                continue
+        for action in reversed(rules.legal_actions(ts, cards, whale_after=False, whale_before=False)):
             if isinstance(action, (Eat, SharkEat)) and ts.pos.at(action.to).card not in gone:
                 continue
             if isinstance(action, Move) and not fits(ts.pos.at(action.frm).card, action.to):
