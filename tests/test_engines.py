@@ -403,6 +403,8 @@ def solved(pos, jobs=1, parallel="lazy", slice_=None):
 
     s = BitboardSolver(CARDS, jobs=jobs)
     s.parallel = parallel
+    # the threads from the first state: a one-thread head start would end these small solves alone
+    s.head_start = (1, 1e9)
     if slice_ is not None:
         s.slice = slice_
     return s.solve(pos)
@@ -514,15 +516,15 @@ def test_the_line_a_search_proved_is_read_back_from_the_table():
 
 
 @pytest.mark.parametrize("parallel", ["lazy", "split"])
-def test_can_it_be_won_on_two_threads_answers_yes_with_a_line(monkeypatch, parallel):
+def test_can_it_be_won_on_two_threads_answers_yes_with_a_line(parallel):
     # past the one-thread head start, a thread that meets a line within the target ends the solve
     from fci_solver.bitboard import search as bs
     from fci_solver.position import Deal
 
-    monkeypatch.setattr(bs, "HEAD_START", 10)
     pos = Deal.random("standard", 1712).position(2, False, False)
     s = bs.BitboardSolver(CARDS, jobs=2, stop_at=3)
     s.parallel = parallel
+    s.head_start = (10, 1e9)
     r = s.solve(pos)
     assert r.min_remaining <= 3 and r.lower_bound <= r.min_remaining
     assert len(replay_end(pos, r.line)) == r.min_remaining

@@ -37,7 +37,12 @@ SHARED_ENTRIES = 1 << 24
 SOLVE_SHARED_MIN = 1 << 22
 FAULT_SLICE = 1 << 21  # entries of a large new table touched between two Ctrl-C checks
 CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
-HEAD_START = 200_000  # states a solve with jobs > 1 runs on one thread before it starts the others
+# A solve with jobs > 1 runs on one thread alone first: most deals end within it, and more threads
+# cost a shared table (about 0.1 s on deals that end just after).  The head start is also cut by
+# time: the wide boards' slow deals spend 10-30 us a state and were one thread for their first
+# 200,000 states (ring 172: all of them); with 0.25 s two threads are 1.6-2.8x faster on them.
+HEAD_START = 200_000
+HEAD_SECONDS = 0.25
 SLICE = 2000  # states per turn of each move order in a one-thread solve (benchmarks/RESULTS.md)
 DEFAULT_MEMORY_MIB = 2048
 ENTRY_BYTES = 8 * K.FIELDS
@@ -311,6 +316,8 @@ class BitboardSolver:
         # solve() on one thread takes turns between both move orders in slices of this many states
         # (0: only the solver's own order; see _run_both_orders)
         self.slice = SLICE
+        # jobs > 1: one thread alone first, for this many states or seconds, whichever comes first
+        self.head_start = (HEAD_START, HEAD_SECONDS)
 
     @property
     def max_entries(self) -> int:
@@ -502,9 +509,10 @@ class BitboardSolver:
         root = key_of(pos)
         deadline = t0 + self.time_limit if self.time_limit else None
         if self.jobs > 1:
-            # one thread first: most deals end within a short head start, and more threads cost a
-            # shared table (0.2-0.3 s to set up); what the head start proved stays in the table
-            status, value, proven, beta, best_inc, best_path = self._passes(eng, root, deadline, HEAD_START)
+            # what the head start proved stays in the table
+            states, seconds = self.head_start
+            head = t0 + seconds if deadline is None else min(deadline, t0 + seconds)
+            status, value, proven, beta, best_inc, best_path = self._passes(eng, root, head, states)
             if status == 0 and not self._stopped(deadline):
                 found = self._threads(eng, root, deadline)
                 if found is not None:
