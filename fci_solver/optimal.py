@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
@@ -94,6 +95,78 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     finally:
         if helpers:
             solver.unshare(helpers)
+
+
+@dataclass(frozen=True)
+class SizeBound:
+    """What :func:`size_at_least` proved: ``found`` positions are in the perfect-play graph (their
+    number a lower bound on its size); ``exact`` when that is the whole graph, ``over_cap`` when
+    they outnumber the cap; ``turn`` the deepest turn reached, ``unresolved`` the next positions
+    whose search ran out of its budget."""
+
+    minimum: int
+    found: frozenset
+    exact: bool
+    over_cap: bool
+    turn: int
+    unresolved: int
+
+
+def size_at_least(start: Position, cards: CardTable, cap: int, budget: int,
+                  deadline: float | None = None, progress=None) -> SizeBound:
+    """A lower bound on the size of the perfect-play graph, without its expensive part.
+
+    The graph is explored turn by turn as :func:`optimal_graph` builds it, but each next position
+    gets a search of at most ``budget`` states: one shown to reach the minimum is in the graph (it
+    is reached by keeping turns and keeps the minimum itself); one not settled in the budget is
+    left out with everything only it leads to.  A full build spends most of its time proving that
+    next positions cannot keep the minimum; here those are cheap.  Stops past ``cap`` positions
+    or at ``deadline``; ``progress(found, settled)`` now and then.
+    """
+    eng = Engine(start.board, cards)
+    solver = BitboardSolver(cards, chunk=CHUNK)
+    root = key_of(start)
+    m = minimum_of(solver, eng, root, deadline)
+    if m is None:
+        raise FciError("the time limit ran out before the start's minimum was proven")
+    seen, frontier = {root}, [root]
+    keeps: dict = {}  # next position -> True, False, or None (not settled within the budget)
+    turn = 0
+    while frontier:
+        turn += 1
+        nxt = []
+        for key in frontier:
+            check_interrupt()
+            if deadline is not None and time.perf_counter() > deadline:
+                return _size(m, seen, keeps, turn, False, False)
+            kids = sorted(eng.next_states(key))
+            _settle_within(solver, eng, [c for c in kids if c not in keeps], m, budget, keeps)
+            for c in kids:
+                if keeps[c] and c not in seen:
+                    seen.add(c)
+                    nxt.append(c)
+            if len(seen) > cap:
+                return _size(m, seen, keeps, turn, False, True)
+            if progress:
+                progress(len(seen), len(keeps))
+        frontier = nxt
+    return _size(m, seen, keeps, turn, None not in keeps.values(), False)
+
+
+def _settle_within(solver: BitboardSolver, eng: Engine, keys: list, m: int, budget: int, keeps: dict) -> None:
+    """Whether each key keeps ``m`` (None: not settled in ``budget`` states), into ``keeps``."""
+    if not keys:
+        return
+    rows = np.array(keys, np.uint64).reshape(-1, 3)
+    for c, v in zip(keys, solver.known(eng, rows, m + 1).tolist()):
+        if v < 0:
+            # every position here is reached from the start: none ends below its minimum
+            v = solver.value(eng, c, m + 1, max_states=budget, floor=m)
+        keeps[c] = None if v is None else v <= m
+
+
+def _size(m, seen, keeps, turn, exact, over_cap) -> SizeBound:
+    return SizeBound(m, frozenset(seen), exact, over_cap, turn, sum(1 for v in keeps.values() if v is None))
 
 
 class _OutOfTime(Exception):

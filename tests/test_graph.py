@@ -144,6 +144,29 @@ def test_perfect_lines_and_critical_positions_match_brute_force(pos):
         assert solve(parse_position_text(G.nodes[n]["position"]), CARDS).min_remaining == m
 
 
+@pytest.mark.parametrize("pos", SMALL)
+def test_size_at_least_counts_only_perfect_play_positions(pos):
+    from fci_solver import optimal as o
+
+    G = o.optimal_graph(pos, CARDS)
+    whole = o.size_at_least(pos, CARDS, cap=10**6, budget=10**6)
+    assert whole.exact and set(map(g.node_id, whole.found)) == set(G)
+    # a budget of one state leaves most next positions unsettled: fewer positions, all in the graph
+    few = o.size_at_least(pos, CARDS, cap=10**6, budget=1)
+    assert set(map(g.node_id, few.found)) <= set(G)
+    assert few.exact == (few.unresolved == 0)
+    assert len(few.found) < len(G) or few.exact
+
+
+def test_size_at_least_stops_past_the_cap():
+    from fci_solver import optimal as o
+    from fci_solver.position import Deal
+
+    pos = Deal.random("standard", 2).position(2, False, False)
+    b = o.size_at_least(pos, CARDS, cap=50, budget=200)
+    assert b.over_cap and len(b.found) > 50 and not b.exact and b.minimum == 1
+
+
 def test_perfect_play_graph_cap_gives_partial_counts():
     from fci_solver import optimal as o
 
