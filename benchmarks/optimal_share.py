@@ -4,14 +4,15 @@ A full build (``fci graph --optimal``) settles every next position of every posi
 graph exactly; on a random deal most of its time goes into proving that next positions cannot
 keep the minimum, and no random deal's build finishes in minutes.  This script uses
 :func:`fci_solver.optimal.size_at_least` instead: every next position gets a search of at most
-``--budget`` states, and only those shown to keep the minimum are counted and explored.  Each
+``--budget`` states (raised 4x at a time, up to ``--max-budget``, for those left unsettled
+when the exploration runs out), and only those shown to keep the minimum are counted and explored.  Each
 position counted is in the graph, so the count is a lower bound on its size:
 
 - ``over``: more than the cap counted: the graph does not fit (proven);
 - ``fits``: every next position settled and the count within the cap: it is the whole graph;
 - ``open``: neither, at this budget (or the time limit ran out).
 
-    python benchmarks/optimal_share.py --count 10 --sea none --budget 200 --time-limit 600
+    python benchmarks/optimal_share.py --count 6 --sea none --time-limit 300
 
 One JSON row per deal on stdout, a line per deal and the tally on stderr.
 """
@@ -35,19 +36,20 @@ from fci_solver.optimal import size_at_least
 @click.option("--first", default=1, help="First seed.")
 @click.option("--count", default=10, help="Seeds first..first+count-1.")
 @click.option("--cap", default=1_000_000, help="Node cap.")
-@click.option("--budget", default=200, help="States per next position's search.")
+@click.option("--budget", default=200, help="States per next position's search, at first.")
+@click.option("--max-budget", default=12_800, help="Raised 4x at a time up to this while positions are unsettled.")
 @click.option("--time-limit", default=600.0, help="Seconds per deal.")
 @click.option("--margin", default=2)
-def main(layout, sea, first, count, cap, budget, time_limit, margin):
+def main(layout, sea, first, count, cap, budget, max_budget, time_limit, margin):
     load_search_kernels()
     tally: dict = {}
     for seed in range(first, first + count):
         setup = make_setup(None, layout, None, True, seed, None, margin, sea, None, False)
         t0 = time.perf_counter()
-        b = size_at_least(setup.start, setup.cards, cap, budget, deadline=t0 + time_limit)
+        b = size_at_least(setup.start, setup.cards, cap, budget, max_budget, deadline=t0 + time_limit)
         verdict = "over" if b.over_cap else "fits" if b.exact else "open"
         row = {"seed": seed, "minimum": b.minimum, "verdict": verdict, "positions_at_least": len(b.found),
-               "turn": b.turn, "unresolved": b.unresolved, "seconds": round(time.perf_counter() - t0, 1)}
+               "turn": b.turn, "unresolved": b.unresolved, "budget": b.budget, "seconds": round(time.perf_counter() - t0, 1)}
         print(json.dumps(row), flush=True)
         tally[verdict] = tally.get(verdict, 0) + 1
         print(f"seed {seed}: {verdict} (at least {len(b.found):,} positions, turn {b.turn}, "

@@ -102,7 +102,7 @@ class SizeBound:
     """What :func:`size_at_least` proved: ``found`` positions are in the perfect-play graph (their
     number a lower bound on its size); ``exact`` when that is the whole graph, ``over_cap`` when
     they outnumber the cap; ``turn`` the deepest turn reached, ``unresolved`` the next positions
-    whose search ran out of its budget."""
+    no search settled within the last budget, ``budget`` that budget."""
 
     minimum: int
     found: frozenset
@@ -110,63 +110,94 @@ class SizeBound:
     over_cap: bool
     turn: int
     unresolved: int
+    budget: int
 
 
-def size_at_least(start: Position, cards: CardTable, cap: int, budget: int,
-                  deadline: float | None = None, progress=None) -> SizeBound:
+def size_at_least(start: Position, cards: CardTable, cap: int, budget: int, max_budget: int | None = None,
+                  deadline: float | None = None) -> SizeBound:
     """A lower bound on the size of the perfect-play graph, without its expensive part.
 
     The graph is explored turn by turn as :func:`optimal_graph` builds it, but each next position
     gets a search of at most ``budget`` states: one shown to reach the minimum is in the graph (it
-    is reached by keeping turns and keeps the minimum itself); one not settled in the budget is
-    left out with everything only it leads to.  A full build spends most of its time proving that
-    next positions cannot keep the minimum; here those are cheap.  Stops past ``cap`` positions
-    or at ``deadline``; ``progress(found, settled)`` now and then.
+    is reached by keeping turns and keeps the minimum itself); one not settled is left out with
+    everything only it leads to.  A full build spends most of its time proving that next
+    positions cannot keep the minimum; here those cost the budget.  When the exploration ends
+    with positions unsettled, they are searched again with 4 times the budget, up to
+    ``max_budget``, and what they add is explored.  Stops past ``cap`` positions or at
+    ``deadline``.
     """
-    eng = Engine(start.board, cards)
-    solver = BitboardSolver(cards, chunk=CHUNK)
-    root = key_of(start)
-    m = minimum_of(solver, eng, root, deadline)
-    if m is None:
-        raise FciError("the time limit ran out before the start's minimum was proven")
-    seen, frontier = {root}, [root]
-    keeps: dict = {}  # next position -> True, False, or None (not settled within the budget)
-    turn = 0
-    while frontier:
-        turn += 1
-        nxt = []
-        for key in frontier:
-            check_interrupt()
-            if deadline is not None and time.perf_counter() > deadline:
-                return _size(m, seen, keeps, turn, False, False)
-            kids = sorted(eng.next_states(key))
-            _settle_within(solver, eng, [c for c in kids if c not in keeps], m, budget, keeps)
-            for c in kids:
-                if keeps[c] and c not in seen:
-                    seen.add(c)
-                    nxt.append(c)
-            if len(seen) > cap:
-                return _size(m, seen, keeps, turn, False, True)
-            if progress:
-                progress(len(seen), len(keeps))
-        frontier = nxt
-    return _size(m, seen, keeps, turn, None not in keeps.values(), False)
+    return _Explore(start, cards, cap, deadline).run(budget, max_budget or budget)
 
 
-def _settle_within(solver: BitboardSolver, eng: Engine, keys: list, m: int, budget: int, keeps: dict) -> None:
-    """Whether each key keeps ``m`` (None: not settled in ``budget`` states), into ``keeps``."""
-    if not keys:
-        return
-    rows = np.array(keys, np.uint64).reshape(-1, 3)
-    for c, v in zip(keys, solver.known(eng, rows, m + 1).tolist()):
-        if v < 0:
-            # every position here is reached from the start: none ends below its minimum
-            v = solver.value(eng, c, m + 1, max_states=budget, floor=m)
-        keeps[c] = None if v is None else v <= m
+class _Explore:
+    """One run of :func:`size_at_least`."""
 
+    def __init__(self, start: Position, cards: CardTable, cap: int, deadline: float | None):
+        self.eng = Engine(start.board, cards)
+        self.solver = BitboardSolver(cards, chunk=CHUNK)
+        self.root = key_of(start)
+        self.cap, self.deadline = cap, deadline
+        self.depth = {self.root: 0}  # positions found (all in the graph) -> turns from the start
+        self.keeps: dict = {}  # next position -> True, False, or None (not settled in the budget)
+        self.under: dict = {}  # a next position not settled -> the depth of a position it follows
 
-def _size(m, seen, keeps, turn, exact, over_cap) -> SizeBound:
-    return SizeBound(m, frozenset(seen), exact, over_cap, turn, sum(1 for v in keeps.values() if v is None))
+    def run(self, budget: int, max_budget: int) -> SizeBound:
+        self.m = minimum_of(self.solver, self.eng, self.root, self.deadline)
+        if self.m is None:
+            raise FciError("the time limit ran out before the start's minimum was proven")
+        frontier = [self.root]
+        while True:
+            if not self._explore(frontier, budget):
+                return self._bound(budget, False)
+            open_ = [c for c, v in self.keeps.items() if v is None]
+            if not open_ or budget >= max_budget:
+                return self._bound(budget, not open_)
+            budget = min(4 * budget, max_budget)
+            for i in range(0, len(open_), BATCH):
+                if not self._settle(open_[i:i + BATCH], budget):
+                    return self._bound(budget, False)
+            # each was a next position of a position found: those that keep are found too
+            frontier = [c for c in open_ if self.keeps[c] and c not in self.depth]
+            for c in frontier:
+                self.depth[c] = self.under[c] + 1
+
+    def _explore(self, frontier: list, budget: int) -> bool:
+        """Turn by turn from ``frontier``; False when stopped by the cap or the clock."""
+        while frontier:
+            nxt = []
+            for key in frontier:
+                kids = sorted(self.eng.next_states(key))
+                if not self._settle([c for c in kids if c not in self.keeps], budget):
+                    return False
+                for c in kids:
+                    if self.keeps[c] is None:
+                        self.under.setdefault(c, self.depth[key])
+                    elif self.keeps[c] and c not in self.depth:
+                        self.depth[c] = self.depth[key] + 1
+                        nxt.append(c)
+                if len(self.depth) > self.cap:
+                    return False
+            frontier = nxt
+        return True
+
+    def _settle(self, keys: list, budget: int) -> bool:
+        """Whether each key keeps the minimum, into :attr:`keeps`; False when out of time."""
+        check_interrupt()
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            return False
+        if not keys:
+            return True
+        rows = np.array(keys, np.uint64).reshape(-1, 3)
+        for c, v in zip(keys, self.solver.known(self.eng, rows, self.m + 1).tolist()):
+            if v < 0:
+                # every position here is reached from the start: none ends below its minimum
+                v = self.solver.value(self.eng, c, self.m + 1, max_states=budget, floor=self.m)
+            self.keeps[c] = None if v is None else v <= self.m
+        return True
+
+    def _bound(self, budget: int, exact: bool) -> SizeBound:
+        return SizeBound(self.m, frozenset(self.depth), exact, len(self.depth) > self.cap,
+                         1 + max(self.depth.values()), sum(1 for v in self.keeps.values() if v is None), budget)
 
 
 class _OutOfTime(Exception):

@@ -156,6 +156,9 @@ def test_size_at_least_counts_only_perfect_play_positions(pos):
     assert set(map(g.node_id, few.found)) <= set(G)
     assert few.exact == (few.unresolved == 0)
     assert len(few.found) < len(G) or few.exact
+    # budgets raised 1, 4, 16, ... until every next position is settled: the whole graph again
+    ladder = o.size_at_least(pos, CARDS, cap=10**6, budget=1, max_budget=10**6)
+    assert ladder.exact and ladder.found == whole.found and ladder.budget > 1
 
 
 def test_size_at_least_stops_past_the_cap():
