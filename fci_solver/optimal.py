@@ -153,9 +153,8 @@ class _Explore:
             if not open_ or budget >= max_budget:
                 return self._bound(budget, not open_)
             budget = min(4 * budget, max_budget)
-            for i in range(0, len(open_), BATCH):
-                if not self._settle(open_[i:i + BATCH], budget):
-                    return self._bound(budget, False)
+            if not self._settle(open_, budget):
+                return self._bound(budget, False)
             # each was a next position of a position found: those that keep are found too
             frontier = [c for c in open_ if self.keeps[c] and c not in self.depth]
             for c in frontier:
@@ -182,17 +181,18 @@ class _Explore:
 
     def _settle(self, keys: list, budget: int) -> bool:
         """Whether each key keeps the minimum, into :attr:`keeps`; False when out of time."""
-        check_interrupt()
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            return False
-        if not keys:
-            return True
-        rows = np.array(keys, np.uint64).reshape(-1, 3)
-        for c, v in zip(keys, self.solver.known(self.eng, rows, self.m + 1).tolist()):
-            if v < 0:
-                # every position here is reached from the start: none ends below its minimum
-                v = self.solver.value(self.eng, c, self.m + 1, max_states=budget, floor=self.m)
-            self.keeps[c] = None if v is None else v <= self.m
+        for lo in range(0, len(keys), BATCH):
+            check_interrupt()
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                return False
+            part = keys[lo:lo + BATCH]
+            rows = np.array(part, np.uint64).reshape(-1, 3)
+            for c, v in zip(part, self.solver.known(self.eng, rows, self.m + 1).tolist()):
+                if v < 0:
+                    # every position here is reached from the start: none ends below its minimum;
+                    # None (not settled) when the budget or the clock runs out
+                    v = self.solver.value(self.eng, c, self.m + 1, self.deadline, max_states=budget, floor=self.m)
+                self.keeps[c] = None if v is None else v <= self.m
         return True
 
     def _bound(self, budget: int, exact: bool) -> SizeBound:

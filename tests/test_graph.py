@@ -170,6 +170,17 @@ def test_size_at_least_stops_past_the_cap():
     assert b.over_cap and len(b.found) > 50 and not b.exact and b.minimum == 1
 
 
+def test_size_at_least_stops_at_the_deadline():
+    from fci_solver import optimal as o
+    from fci_solver.position import Deal
+
+    pos = Deal.random("standard", 1).position(2, False, False)
+    t = time.perf_counter()
+    b = o.size_at_least(pos, CARDS, cap=10**7, budget=200, max_budget=10**7, deadline=t + 1)
+    assert time.perf_counter() - t < 10
+    assert not b.exact and not b.over_cap and len(b.found) > 1
+
+
 def test_perfect_play_graph_cap_gives_partial_counts():
     from fci_solver import optimal as o
 
