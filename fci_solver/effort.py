@@ -101,6 +101,7 @@ def option_effort(eng: Engine, cards: CardTable, key, minimum: int, budget: int)
     """States a fresh search needs to prove that ``minimum`` is reachable from ``key``, if at most
     ``budget``; else None (not proven within it: unreachable, or more work)."""
     solver = BitboardSolver(cards, memory=TABLE_MIB, chunk=SHORT_CHUNK)
+    solver.once = False  # the search the tiers were calibrated with: both orders of a double move
     v = solver.value(eng, key, minimum + 1, max_states=budget, near_first=True)
     return solver.states if v is not None and v <= minimum else None
 

@@ -10,7 +10,7 @@ from fci_solver.position import Board, Position, Stack
 from fci_solver.search import ReferenceSolver, lower_bound
 from fci_solver.notation import replay
 
-from helpers import CARDS
+from helpers import CARDS, board
 
 
 @st.composite
@@ -151,9 +151,10 @@ def test_the_search_applies_ever_stronger_bounds_quick_then_discards_then_full(p
     assert quick <= discards <= full
 
 
-def _children_with_window(pos, beta):
+def _children_with_window(pos, beta, once=1):
     """(every child, the children generated under the window ``beta``, their (least bound, number)
-    left out, the bound the generator gives each generated child, -1 where it gives none)."""
+    left out, the bound the generator gives each generated child, -1 where it gives none);
+    ``once``: a double move in one order where both reach one position."""
     import numpy as np
     from fci_solver.bitboard import kernels as K
 
@@ -166,7 +167,7 @@ def _children_with_window(pos, beta):
     skip = np.zeros(3, np.int64)
     lbs = np.zeros(4096, np.int64)
     m = K.gen_children_below(k0, k1, meta, *args, *bufs[1], 0, 4096, *scratch, np.zeros(0, np.int64), np.int64(beta),
-                             eng.cmask, eng.cellrc, np.zeros(K.WORK, np.int64), skip, lbs)
+                             eng.cmask, eng.cellrc, np.zeros(K.WORK, np.int64), skip, lbs, once)
     every = list(zip(*(b[:n].tolist() for b in bufs[0])))
     kept = list(zip(*(b[:m].tolist() for b in bufs[1])))
     return every, kept, (int(skip[0]), int(skip[1])), lbs[:m].tolist()
@@ -192,10 +193,10 @@ def test_children_the_window_cuts_all_at_once_are_not_generated(pos, beta):
     rest = iter(kept)
     left_out = []
     nxt = next(rest, None)
-    for child in every:
+    for i, child in enumerate(every):
         if child == nxt:
             nxt = next(rest, None)
-        else:
+        elif child not in every[:i]:  # a double move's other order is left out too (its own test)
             left_out.append(bound(child))
     assert nxt is None  # what was generated is the rest, in the same order
     assert all(b >= beta for b in left_out)
@@ -203,6 +204,23 @@ def test_children_the_window_cuts_all_at_once_are_not_generated(pos, beta):
     assert least == min(left_out, default=99)
     # the bound given with a generated child (a sibling's, shared) is its own
     assert all(b == bound(child) for child, b in zip(kept, given) if b >= 0)
+
+
+def test_a_search_lists_a_double_move_in_one_order():
+    # The Spider (2) eats the Ant (1), then moves two stacks one cell each.  Moving 7 and then 9
+    # reaches the same position as 9 and then 7 wherever neither lands where the other stood: the
+    # turn lists (and the graph's turn counts) keep both orders, a search's children only one.
+    pos = board("""
+        2 1 .
+        . 7 .
+        . . 9
+    """, sea="none", margin=1)
+    every, kept, _, _ = _children_with_window(pos, 17)  # a window above every bound: nothing cut
+    assert len(kept) == len(set(kept)) and set(kept) == set(every)
+    assert len(every) - len(kept) > 20  # the other orders
+    assert len({k for k in every if every.count(k) > 1}) == len(every) - len(kept)
+    # the effort's searches (a calibrated count of states) keep both orders
+    assert _children_with_window(pos, 17, once=0)[1] == every
 
 
 def brute_minimum(pos):

@@ -15,7 +15,7 @@ from .table import tt_lookup, tt_store
 ETC_DEPTH = 4
 MAXD = 40  # frames: at most 15 turns from 16 stacks, plus one after-Whale node
 FRAME_FIELDS = 13  # a frame's words (their layout is in search below)
-CTL_FIELDS = 11  # the search's control words (see search's ctl)
+CTL_FIELDS = 12  # the search's control words (see search's ctl)
 # Near-first ordering sorts a node's children by a distance key; a node where the Whale can still
 # move has thousands of children (every Whale move), where that sort costs ten times the node:
 # below the first NEAR_DEPTH levels such nodes keep generation order.
@@ -156,7 +156,8 @@ def search(
     ab, prey, mid, reach, bydist, dstart, maxd, cmask, cellrc,
     ctl,  # int64[CTL_FIELDS]: 0 depth, 1 status, 2 states, 3 result, 4 budget, 5 incumbent, 6 stop_at, 7 overflow,
           # 8 table entries used, 9 ordering (0 generation order, 1 near-first), 10 floor (no position
-          # the search meets can end with fewer stacks: a node stops at the first child reaching it)
+          # the search meets can end with fewer stacks: a node stops at the first child reaching it),
+          # 11 once (1: a double move whose two orders reach one position is listed in one order)
     inc,  # int64[MAXD, 3] incumbent path keys (as int64 views)
     work,  # int64[search_work_size(cells)]: scratch (the search allocates nothing)
     ):
@@ -195,7 +196,7 @@ def search(
                 wskip[1] = 0
                 if not over:
                     end = gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, start,
-                                             cap, wpos, wstk, wboard, grp, beta, cmask, cellrc, wk, wskip, clb)
+                                             cap, wpos, wstk, wboard, grp, beta, cmask, cellrc, wk, wskip, clb, ctl[11])
                 if end > cap:
                     ctl[1] = 3
                     ctl[7] = end

@@ -54,8 +54,13 @@ def _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n
 
 
 @njit(**HOT)
-def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd):
-    """Step 3: every way to carry out predator ``p``'s ability, then step 4, then emit."""
+def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, once):
+    """Step 3: every way to carry out predator ``p``'s ability, then step 4, then emit.
+
+    ``once`` (a search's generation): two moves by two stacks that could have been made in the
+    other order are listed in one order only, the lower card first.  Both orders reach the same
+    position, which a search needs once (the second copy meets the table), and a node with a
+    double move has hundreds of them: about half its children."""
     kind = ab[0, p]
     if kind == AB_MOVE:
         only_self = ab[1, p]
@@ -91,6 +96,8 @@ def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, 
                             if board[t2] >= 0:
                                 continue
                             did2 = True
+                            if once and m2 < m and t2 != c:
+                                continue  # m2 first, then m: listed already (t2 was open before m moved)
                             board[c2] = -1
                             board[t2] = m2
                             pos[m2] = t2
@@ -147,7 +154,7 @@ def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, 
 
 
 @njit(**HOT)
-def _ability_count(p, pos, board, ab, bydist, dstart, maxd, limit):
+def _ability_count(p, pos, board, ab, bydist, dstart, maxd, limit, once):
     """How many children :func:`_ability` emits for a move or swap ability without the raccoon
     trigger (at least ``limit`` when there are that many); the arrays are restored afterwards."""
     if ab[0, p] == AB_SWAP:
@@ -175,16 +182,20 @@ def _ability_count(p, pos, board, ab, bydist, dstart, maxd, limit):
                     board[c] = -1
                     board[t] = m
                     n2 = 0
+                    any2 = False
                     for m2 in range(NCARDS):
                         if pos[m2] < 0 or m2 == m:
                             continue
                         c2 = pos[m2]
                         for j2 in range(dstart[c2, lo], dstart[c2, hi + 1]):
-                            if board[bydist[c2, j2]] < 0:
-                                n2 += 1
+                            t2 = bydist[c2, j2]
+                            if board[t2] < 0:
+                                any2 = True
+                                if not (once and m2 < m and t2 != c):
+                                    n2 += 1
                     board[t] = -1
                     board[c] = m
-                    n += n2 if n2 > 0 else 1
+                    n += n2 if any2 else 1
                 if n >= limit:
                     return n
     return n if n > 0 else 1
@@ -192,7 +203,7 @@ def _ability_count(p, pos, board, ab, bydist, dstart, maxd, limit):
 
 @njit(**HOT)
 def _after_eat(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
-               beta, cmask, cellrc, wk, skip):
+               beta, cmask, cellrc, wk, skip, once):
     """Step 3 onwards once p has eaten.  A move or a swap changes no top, so all the children of a
     move or swap ability share one bound (the search's, without geometry): when it reaches ``beta``
     they are not generated, and skip[0] keeps the least such bound, skip[1] their number; else
@@ -205,15 +216,15 @@ def _after_eat(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, c
             if b >= beta:
                 if b < skip[0]:
                     skip[0] = b
-                skip[1] += _ability_count(p, pos, board, ab, bydist, dstart, maxd, COUNT_LIMIT)
+                skip[1] += _ability_count(p, pos, board, ab, bydist, dstart, maxd, COUNT_LIMIT, once)
                 return n
             skip[2] = b
-    return _ability(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd)
+    return _ability(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, once)
 
 
 @njit(**HOT)
 def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
-              beta, cmask, cellrc, wk, skip):
+              beta, cmask, cellrc, wk, skip, once):
     """Predator p eats prey q, then its ability and what follows; the arrays are restored afterwards."""
     hp = stk[p]
     pos[q] = -1
@@ -221,14 +232,14 @@ def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, ab, out_k0, out_
     if caiman:  # the prey moves under the predator, which stays put
         board[cq] = -1
         n = _after_eat(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
-                       beta, cmask, cellrc, wk, skip)
+                       beta, cmask, cellrc, wk, skip, once)
         board[cq] = q
     else:
         board[cp] = -1
         board[cq] = p
         pos[p] = cq
         n = _after_eat(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
-                       beta, cmask, cellrc, wk, skip)
+                       beta, cmask, cellrc, wk, skip, once)
         pos[p] = cp
         board[cp] = p
         board[cq] = q
@@ -248,7 +259,7 @@ def _shared_bound(out_lb, n0, n, cap, beta, skip):
 
 @njit(**HOT)
 def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, grp,
-          beta, cmask, cellrc, wk, skip, out_lb):
+          beta, cmask, cellrc, wk, skip, out_lb, once):
     """Step 2 onwards: every eat (normal and Shark) and what follows it.  When ``grp`` is not
     empty, each child's predator is written to it (the search orders children by it)."""
     shark = meta & 1
@@ -277,7 +288,7 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
                     continue
                 nxt = shark | (whale << 1) | (ab[5, p] << 2)
                 n1 = _eat_then(p, q, cp, cq, eff == CAIMAN, nxt, eff == RACCOON and d == 1, pos, stk, board, ab,
-                               out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, beta, cmask, cellrc, wk, skip)
+                               out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, beta, cmask, cellrc, wk, skip, once)
                 n = _shared_bound(out_lb, n, n1, cap, beta, skip)
         # Shark eats: orthogonal, any lower card, pending effect ignored
         if shark == 1:
@@ -290,7 +301,7 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
                     continue
                 nxt = (whale << 1) | (ab[5, p] << 2)
                 n1 = _eat_then(p, q, cp, cq, False, nxt, False, pos, stk, board, ab,
-                               out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, beta, cmask, cellrc, wk, skip)
+                               out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, beta, cmask, cellrc, wk, skip, once)
                 n = _shared_bound(out_lb, n, n1, cap, beta, skip)
         if grp.shape[0] > 0:
             for j in range(n0, min(n, cap)):
@@ -400,20 +411,22 @@ def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0,
     """:func:`gen_children` with the work arrays passed in (the search reuses them: no allocation per node)."""
     # with no window nothing is cut: the bound's arrays are never read (any of the right type will do)
     return gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
-                              pos, stk, board, grp, INF, stk, bydist, stk, stk, stk)
+                              pos, stk, board, grp, INF, stk, bydist, stk, stk, stk, 0)
 
 
 @njit(**HOT)
 def gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
-                       pos, stk, board, grp, beta, cmask, cellrc, wk, skip, out_lb):
+                       pos, stk, board, grp, beta, cmask, cellrc, wk, skip, out_lb, once):
     """:func:`gen_children_into` for a search with the window ``beta``: the children of an eat whose
     move or swap ability leaves them all with a bound >= ``beta``, and the Whale's half-steps when
     theirs does, are not generated (the search would cut each at once); skip[0] gets the least of
     their bounds (INF if none), skip[1] their number, counted up to COUNT_LIMIT an eat (the table's
     replacement and the choice of move order read a node's number of children).  ``out_lb`` gets
     each generated child's bound where its siblings share it (-1 where not): the search need not
-    compute it again.  skip: int64[3] (skip[2] is scratch).  On a ring board, nodes with about
-    900 children, nearly all such, were most of the time of the slowest deal (benchmarks/RESULTS.md)."""
+    compute it again.  With ``once`` (1), a double move by two stacks is listed in one order where
+    the other reaches the same position (see :func:`_ability`).  skip: int64[3] (skip[2] is
+    scratch).  On a ring board, nodes with about 900 children, nearly all such, were most of the
+    time of the slowest deal (benchmarks/RESULTS.md)."""
     ncells = bydist.shape[0]
     decode(k0, k1, pos, stk, board)
     if beta < INF:
@@ -421,7 +434,7 @@ def gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0
         skip[1] = 0
     m = np.int64(meta)
     n = _eats(pos, stk, board, m & 31, ab, prey, mid, out_k0, out_k1, out_meta, start, cap, bydist, dstart, maxd, grp,
-              beta, cmask, cellrc, wk, skip, out_lb)
+              beta, cmask, cellrc, wk, skip, out_lb, once)
     n_eats = n
     if (m & PHASE_BIT) == 0 and ((m >> 1) & 1) == 1:
         # Whale before the eat: a half-step to an after-Whale node, kept only where an eat follows.
