@@ -37,6 +37,7 @@ from fci_solver.position import Deal, parse_sea
 def play_game(eng: Engine, cards, root, minimum: int, budget: int, rng: random.Random) -> int:
     """One game of the budget-B player from ``root``; returns the stacks it ends with."""
     solver = BitboardSolver(cards, memory=256)
+    solver.once = False  # the player models the effort: the search as the tiers were calibrated
     key = root
     while True:
         kids = sorted(eng.next_states(key))
