@@ -1,7 +1,7 @@
 """The numba engine agrees with the reference engine on many random positions."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from fci_solver import rules
 from fci_solver.bitboard.search import BitboardSolver, Engine, key_of
@@ -174,15 +174,21 @@ def _children_with_window(pos, beta, once=1):
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(positions(), st.integers(1, 6))
-def test_children_the_window_cuts_all_at_once_are_not_generated(pos, beta):
+@given(positions(), st.integers(1, 6), st.sampled_from([0, 1]))
+@example(Position(Board(1, 2, 2), (Stack((-2, -2), 8, 1), Stack((-2, 0), 7, 2), Stack((-2, 1), 4, 1),
+                                   Stack((-2, 2), 5, 2), Stack((-2, 3), 6, 1))), 1, 1)  # a copy that is no double move
+@example(board("2 1 .\n. 7 .\n. . 9", sea="none", margin=1), 1, 1)  # a double move, all cut: counted once
+def test_children_the_window_cuts_all_at_once_are_not_generated(pos, beta, once):
     # A move or a swap changes no top, so every outcome of such an ability shares the child's
     # bound: when it reaches the window none is generated.  What is left is the rest in order, and
     # what went is counted, each child with a bound at the window, the least of them kept.
+    # "The rest" is what the same generation lists with a window above every bound (17): with
+    # ``once``, the turn list less a double move's other orders (next test).
     import numpy as np
     from fci_solver.bitboard import kernels as K
 
-    every, kept, (least, number), given = _children_with_window(pos, beta)
+    every, kept, (least, number), given = _children_with_window(pos, beta, once)
+    listed = _children_with_window(pos, 17, once)[1]
     eng = Engine(pos.board, CARDS)
     wk = np.zeros(K.WORK, np.int64)
 
@@ -190,18 +196,24 @@ def test_children_the_window_cuts_all_at_once_are_not_generated(pos, beta):
         return int(K.discard_bound(np.uint64(child[0]), np.uint64(child[1]), np.int64(child[2]),
                                    eng.cmask, eng.cellrc, wk, np.int64(beta)))
 
-    rest = iter(kept)
-    left_out = []
-    nxt = next(rest, None)
-    for i, child in enumerate(every):
-        if child == nxt:
-            nxt = next(rest, None)
-        elif child not in every[:i]:  # a double move's other order is left out too (its own test)
-            left_out.append(bound(child))
-    assert nxt is None  # what was generated is the rest, in the same order
-    assert all(b >= beta for b in left_out)
-    assert number == len(left_out)
-    assert least == min(left_out, default=99)
+    def left_out(whole, part):  # ``part`` is ``whole`` less some children, in order: those
+        rest = iter(part)  # (asserted)
+        out = []
+        nxt = next(rest, None)
+        for child in whole:
+            if child == nxt:
+                nxt = next(rest, None)
+            else:
+                out.append(child)
+        assert nxt is None
+        return out
+
+    dropped = left_out(every, listed)  # a double move's other orders: copies, nothing new
+    assert set(listed) == set(every) and (once == 1 or not dropped)
+    cut = [bound(c) for c in left_out(listed, kept)]
+    assert all(b >= beta for b in cut)
+    assert number == len(cut)
+    assert least == min(cut, default=99)
     # the bound given with a generated child (a sibling's, shared) is its own
     assert all(b == bound(child) for child, b in zip(kept, given) if b >= 0)
 
