@@ -323,7 +323,8 @@ class BitboardSolver:
         # A double move by two stacks (the Spider) whose two orders reach one position is generated
         # in one order: the same positions and minima, up to half the children of such a node
         # (seeded deal 13: 1.7-2.1 s -> 1.0 s).  The states a search takes change a little, so the
-        # effort, a calibrated count of states, keeps both orders (effort.option_effort).
+        # effort, a calibrated count of states, keeps both orders (effort.option_effort), and so
+        # does the perfect-play graph, whose searches were slower with one (optimal_graph).
         self.once = True
 
     @property
