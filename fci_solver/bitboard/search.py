@@ -40,7 +40,7 @@ CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
 # A solve with jobs > 1 runs on one thread alone first: most deals end within it, and more threads
 # cost a shared table (about 0.1 s on deals that end just after).  The head start is also cut by
 # time: the wide boards' slow deals spend 10-30 us a state and were one thread for their first
-# 200,000 states (ring 172: all of them); with 0.25 s two threads are 1.6-2.8x faster on them.
+# 200,000 states (ring 172: all of them); with 0.25 s two threads are 1.5-2.5x faster on them.
 HEAD_START = 200_000
 HEAD_SECONDS = 0.25
 SLICE = 2000  # states per turn of each move order in a one-thread solve (benchmarks/RESULTS.md)
