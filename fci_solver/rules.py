@@ -181,7 +181,7 @@ def legal_actions(ts: TurnState, cards: CardTable, whale_after: bool = True,
                   whale_before: bool = True) -> list[Action]:
     """What may happen next in this turn.  In phase ``end`` the turn may also simply end.
     ``whale_before``/``whale_after``: whether the Whale's moves are offered before the eat/after
-    the ability (skipping them is most of the saving: a Whale move per stack and open cell)."""
+    the ability (a caller that skips them need not build one per stack and open cell)."""
     pos = ts.pos
     if ts.phase == "start":
         eats = normal_eats(pos, ts.effect) + shark_eats(pos)
