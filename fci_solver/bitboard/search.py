@@ -257,13 +257,11 @@ class _Walk:
     """One resumable null-window search in the kernel: its frames, control words and the best
     line found so far (the incumbent), run a chunk of states at a time."""
 
-    def __init__(self, eng: Engine, key, beta: int, stop_at: int, near_first: bool, floor: int = 0,
-                 once: bool = True):
+    def __init__(self, eng: Engine, key, beta: int, stop_at: int, near_first: bool, floor: int, once: bool):
         self.eng = eng
         self.fr, self.ctl, self.inc = _walk_arrays()
         K.start_walk(self.fr, self.ctl, np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), beta, stop_at,
-                     1 if near_first else 0, floor)
-        self.ctl[11] = 1 if once else 0
+                     1 if near_first else 0, floor, 1 if once else 0)
 
     @property
     def status(self) -> int:
@@ -472,14 +470,13 @@ class BitboardSolver:
         meta = keys[:, 2].astype(np.int64)
         fr, ctl, inc = _walk_arrays()
         ctl[1] = 1  # no search under way: search_each starts one
-        ctl[11] = 1 if self.once else 0
         ck0, ck1, cmeta, clb, cgrp = eng.buffers()
         i = 0
         while i < n:
             self._maybe_grow()
             ctl[2] = ctl[8] = 0
             ctl[4] = self.chunk
-            i = K.search_each(k0, k1, meta, out, i, beta, floor, 1 if self.near_first else 0,
+            i = K.search_each(k0, k1, meta, out, i, beta, floor, 1 if self.near_first else 0, 1 if self.once else 0,
                               fr, ck0, ck1, cmeta, clb, cgrp, self.table, eng.ab, eng.prey, eng.mid, eng.reach,
                               eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc, ctl, inc, eng.work)
             self._count(int(ctl[2]), int(ctl[8]), int(ctl[1]))

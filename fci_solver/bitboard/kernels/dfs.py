@@ -112,8 +112,9 @@ def _sort_children(ck0, ck1, cmeta, clb, key, start, end, scratch):
 
 
 @njit(**HOT)
-def start_walk(fr, ctl, k0, k1, meta, beta, stop_at, near, floor):
-    """Set up ``fr`` and ``ctl`` for a new search from one key (ctl[9] = ``near``: 1 near-first)."""
+def start_walk(fr, ctl, k0, k1, meta, beta, stop_at, near, floor, once):
+    """Set up ``fr`` and ``ctl`` for a new search from one key (ctl[9] = ``near``: 1 near-first;
+    ctl[11] = ``once``: 1 lists a double move in one order)."""
     fr[0, 0] = np.int64(k0)
     fr[0, 1] = np.int64(k1)
     fr[0, 2] = meta
@@ -126,6 +127,7 @@ def start_walk(fr, ctl, k0, k1, meta, beta, stop_at, near, floor):
     ctl[6] = stop_at
     ctl[9] = near
     ctl[10] = floor
+    ctl[11] = once
 
 
 @njit(**HOT)

@@ -30,12 +30,13 @@ def known_values(ck0, ck1, cmeta, n, beta, tt, cmask, cellrc, reach, wk, out):
 
 
 @njit(**HOT)
-def search_each(ck0s, ck1s, cmetas, out, i, beta, floor, near,
+def search_each(ck0s, ck1s, cmetas, out, i, beta, floor, near, once,
                 fr, ck0, ck1, cmeta, clb, grp, tt, ab, prey, mid, reach, bydist, dstart, maxd, cmask, cellrc,
                 ctl, inc, work):
     """Search each key from index ``i`` on whose ``out`` is still -1, one after another, writing
     its value (exact, or a bound >= ``beta``) to ``out``, until ctl[4] states have been spent;
-    returns the index to go on from.  ``floor`` and ``near`` as the search's ctl[10] and ctl[9].
+    returns the index to go on from.  ``floor``, ``near`` and ``once`` as the search's ctl[10], ctl[9]
+    and ctl[11].
 
     Call with ctl[1] = 1 and ctl[2] = ctl[8] = 0 the first time: a search the budget cut leaves
     ctl[1] = 0 and its frames in place, and the next call resumes it.  ctl[1] = 3 on return: the
@@ -48,7 +49,7 @@ def search_each(ck0s, ck1s, cmetas, out, i, beta, floor, near,
             if out[i] >= 0:
                 i += 1
                 continue
-            start_walk(fr, ctl, ck0s[i], ck1s[i], cmetas[i], beta, 0, near, floor)
+            start_walk(fr, ctl, ck0s[i], ck1s[i], cmetas[i], beta, 0, near, floor, once)
         if ctl[2] >= budget:
             break
         ctl[4] = budget - ctl[2]
