@@ -53,7 +53,7 @@ def batch(layout, sea, count, time_limit, memory, slice_=None, jobs=1):
         decided += r.exact
         key = r.min_remaining if r.exact else f"<={r.min_remaining}?"
         results[key] = results.get(key, 0) + 1
-        print(f"# {layout} {sea} seed {seed}: {r.min_remaining} exact={r.exact} states={r.states} {r.seconds:.2f}s", flush=True)
+        print(f"# {layout} {sea} seed {seed}: {r.min_remaining} exact={r.exact} states={r.states} {r.seconds:.4f}s", flush=True)
     total = sum(times)
     return (f"| {layout} | {sea} | {count} | {decided} | {statistics.mean(times):.4f} | {statistics.median(times):.3f} | "
             f"{pct(times, 0.95):.2f} | {max(times):.2f} | {states:,} | {states / total:,.0f} | "

@@ -460,6 +460,56 @@ def test_both_move_orders_in_turn_give_the_same_minimum_and_a_line_that_replays(
     assert solved(pos, slice_=slice_).line == both.line  # on one thread the line is always the same
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(max_cards=5, max_side=2), st.sampled_from([1, 4, 10**6]))
+def test_a_beam_finds_only_lines_to_the_bound_that_end_the_game_without_the_whale(pos, width):
+    from fci_solver.bitboard.probe import Beam
+    from fci_solver.bitboard.search import keys_to_line
+
+    eng, root = Engine(pos.board, CARDS), key_of(pos)
+    bound = eng.lower_bound(root)
+    keys = Beam(eng, root, bound).line(width)
+    if width == 10**6 and len(pos) > bound:
+        # no width limit: every line that leaves the Whale unused is looked at
+        without_whale = ReferenceSolver(CARDS).solve(pos.replace(whale=False)).min_remaining
+        assert (keys is not None) == (without_whale == bound)
+    if keys is not None:
+        line, after = keys_to_line(pos, keys, CARDS)  # each turn checked by the reference rules
+        assert len(after[-1]) == bound and rules.is_over(after[-1], CARDS)
+        assert all(action.op != "whale" for turn in line for action in turn)
+
+
+def test_a_beam_finds_the_line_a_depth_first_search_looks_long_for():
+    # Seeded deal 520 reaches 1 stack; depth-first, the search refutes its first choices for
+    # 187,000-843,000 states before it finds a line (either move order alone).  Keeping the 64
+    # best positions of each turn finds one after expanding about 700.
+    from fci_solver.bitboard.probe import Beam
+    from fci_solver.position import Deal
+
+    pos = Deal.random("standard", 520).position(2, False, False)
+    eng, root = Engine(pos.board, CARDS), key_of(pos)
+    beam = Beam(eng, root, eng.lower_bound(root))
+    assert beam.line(16) is None
+    assert beam.line(64) is not None and beam.states < 1_000
+    assert BitboardSolver(CARDS).value(eng, root, 2, max_states=20_000, near_first=False) is None  # still searching
+
+
+def test_on_two_threads_the_beam_takes_its_turns_in_one_of_them(monkeypatch):
+    # Deal 520 again: its line comes from the beam, not from either thread's depth-first search
+    from fci_solver.bitboard.probe import Beam
+    from fci_solver.position import Deal
+
+    found = []
+    line = Beam.line
+    monkeypatch.setattr(Beam, "line", lambda self, *a: found.append(line(self, *a)) or found[-1])
+    pos = Deal.random("standard", 520).position(2, False, False)
+    s = BitboardSolver(CARDS, jobs=2)
+    s.head_start, s.chunk = (1, 1e9), 2000  # the threads from the first state, the beam's turn often
+    r = s.solve(pos)
+    assert found and found[-1] is not None
+    assert r.exact and r.min_remaining == 1 and len(replay_end(pos, r.line)) == 1
+
+
 @pytest.mark.parametrize("seed, parallel", [(3, "lazy"), (5, "split"), (417, "lazy")])
 def test_a_parallel_solve_of_a_full_deal_agrees(seed, parallel):
     from fci_solver.position import Deal

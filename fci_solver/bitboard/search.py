@@ -24,6 +24,7 @@ from ..bound import discard_sources, mover_cards, self_movers
 from ..result import SolveResult
 from .. import interrupt, rules
 from . import kernels as K
+from .probe import Beam
 
 MAX_CELLS = 127
 INITIAL_ENTRIES = 1 << 18
@@ -44,6 +45,14 @@ CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
 HEAD_START = 200_000
 HEAD_SECONDS = 0.25
 SLICE = 2000  # states per turn of each move order in a one-thread solve (benchmarks/RESULTS.md)
+# A one-thread solve also looks for a line to the bound with a beam (probe.py), widths growing
+# 4x a turn up to the last, each turn when the beam's work is at most BEAM_SHARE of the move
+# orders' (so a deal no beam helps costs about that much more).  Work is counted, not timed, so
+# that a solve always takes the same steps: a search state costs about as much as
+# BEAM_CHILDREN_PER_STATE of the children a beam generates (2-10 us against about 200 ns).
+BEAM_WIDTHS = (16, 64, 256, 1024, 4096)
+BEAM_SHARE = 0.25
+BEAM_CHILDREN_PER_STATE = 15
 DEFAULT_MEMORY_MIB = 2048
 ENTRY_BYTES = 8 * K.FIELDS
 PERFT_SLICE = 4096  # level states per perft kernel call
@@ -237,7 +246,9 @@ def load_search_kernels(notice=None) -> float:
         pos = parse_position_text("sea: shark whale\npending: none\nmargin: 1\n5 3 . 2\n. 1 4 0")
         solver = BitboardSolver(cards)
         minimum = solver.solve(pos).min_remaining
-        solver.principal_keys(Engine(pos.board, cards), key_of(pos), minimum)
+        eng = Engine(pos.board, cards)
+        solver.principal_keys(eng, key_of(pos), minimum)
+        Beam(eng, key_of(pos), minimum).line(2)  # a solve this small ends before its beam starts
         K.tt_rehash(solver._new_table(4), solver._new_table(16))
     finally:
         if timer:
@@ -288,6 +299,27 @@ class _Walk:
         return (self.status if done else 0), (int(self.ctl[3]) if done else None), int(self.ctl[5]), self.inc
 
 
+class _Probe:
+    """A beam's turns among a search's (see :data:`BEAM_SHARE`): each call after a search has
+    spent ``searched`` states in all runs the next width if the beam's share allows it.
+    ``others()``: the states other threads have spent on the same question meanwhile."""
+
+    def __init__(self, beam: Beam, widths, others=lambda: 0):
+        self.beam = beam
+        self.widths = list(widths)
+        self.others = others
+
+    def turn(self, searched: int, stopped) -> tuple[int, list | None]:
+        """(positions the beam expanded now, the line it found or None)."""
+        beam = self.beam
+        searched += self.others()
+        if not self.widths or beam.children > BEAM_SHARE * BEAM_CHILDREN_PER_STATE * searched:
+            return 0, None
+        before = beam.states
+        line = beam.line(self.widths.pop(0), stopped)
+        return beam.states - before, line
+
+
 class BitboardSolver:
     """Exact minimum-result search with the numba kernels."""
 
@@ -324,6 +356,8 @@ class BitboardSolver:
         # effort, a calibrated count of states, keeps both orders (effort.option_effort), and so
         # does the perfect-play graph, whose searches were slower with one (optimal_graph).
         self.once = True
+        # the widths of the beam that takes turns with a solve's searches (() for none)
+        self.beam = BEAM_WIDTHS
 
     @property
     def max_entries(self) -> int:
@@ -409,9 +443,10 @@ class BitboardSolver:
             (self.cancel is not None and self.cancel.is_set())
 
     def _run(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None,
-             near_first: bool | None = None, floor: int = 0):
+             near_first: bool | None = None, floor: int = 0, probe: _Probe | None = None):
         """One null-window search: (status, value, incumbent, incumbent path); status 0 when it
-        was stopped by the deadline, ``max_states`` or :attr:`cancel`."""
+        was stopped by the deadline, ``max_states`` or :attr:`cancel`.  ``probe``: a beam takes
+        turns with it, and a line it finds comes back as :meth:`_run_both_orders` says."""
         walk = self._start(eng, key, beta, near_first, floor)
         ran = 0
         while True:
@@ -419,17 +454,26 @@ class BitboardSolver:
             ran += self._step(walk, self.chunk if max_states is None else max(1, min(self.chunk, max_states - ran)))
             if walk.status in (1, 2):
                 return walk.result()
+            if probe is not None:
+                found = self._probe_turn(probe, ran, beta, deadline)
+                if found is not None:
+                    return found
             if self.progress:
                 self.progress(self.states, walk.incumbent)
             if self._stopped(deadline) or (max_states is not None and ran >= max_states):
                 return walk.result()
 
-    def _run_both_orders(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None):
+    def _run_both_orders(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None,
+                         probe: _Probe | None = None):
         """:meth:`_run` with both move orders on one thread, a slice of states each in turn, over
         one table: whichever order reaches the answer first gives it (the other's work stays in
         the table).  On the slowest deals one order is often 10-50 times faster than the other,
         and which one is not known in advance; taking turns costs about twice the states of the
-        faster one alone, less where the other's entries help it."""
+        faster one alone, less where the other's entries help it.
+
+        ``probe``: a beam looking for a line to ``beta - 1`` stacks or fewer also takes turns
+        (:class:`_Probe`); the line it finds comes back as a list of keys in place of the
+        incumbent path, with status 1 and value ``beta - 1``."""
         walks = [self._start(eng, key, beta, False), self._start(eng.twin(), key, beta, True)]
         ran = 0
         while True:
@@ -437,11 +481,24 @@ class BitboardSolver:
                 ran += self._step(walk, self.slice if max_states is None else max(1, min(self.slice, max_states - ran)))
                 if walk.status in (1, 2):
                     return walk.result()
+            if probe is not None:
+                found = self._probe_turn(probe, ran, beta, deadline)
+                if found is not None:
+                    return found
             if self.progress:
                 found = [w.incumbent for w in walks if w.incumbent is not None]
                 self.progress(self.states, min(found) if found else None)
             if self._stopped(deadline) or (max_states is not None and ran >= max_states):
                 return min(walks, key=lambda w: w.ctl[5]).result()
+
+    def _probe_turn(self, probe: _Probe, searched: int, beta: int, deadline: float | None):
+        """The beam's turn, if it is due: its positions count as states; (1, beta - 1, beta - 1,
+        the line's keys) when it found one, else None."""
+        expanded, line = probe.turn(searched, lambda: self._stopped(deadline))
+        self.states += expanded
+        if line is None:
+            return None
+        return 1, beta - 1, beta - 1, line
 
     def known(self, eng: Engine, keys: np.ndarray, beta: int) -> np.ndarray:
         """For each key (rows of uint64 ``[k0, k1, meta]``): its value (exact, or a bound >= beta)
@@ -519,13 +576,13 @@ class BitboardSolver:
             # what the head start proved stays in the table
             states, seconds = self.head_start
             head = t0 + seconds if deadline is None else min(deadline, t0 + seconds)
-            status, value, proven, beta, best_inc, best_path = self._passes(eng, root, head, states)
+            status, value, proven, beta, best_inc, best_path, line = self._passes(eng, root, head, states)
             if status == 0 and not self._stopped(deadline):
                 found = self._threads(eng, root, deadline)
                 if found is not None:
                     return self._result(pos, t0, *found)
         else:
-            status, value, proven, beta, best_inc, best_path = self._passes(eng, root, deadline)
+            status, value, proven, beta, best_inc, best_path, line = self._passes(eng, root, deadline)
         if status == 0 and best_inc > beta:
             # Out of time in a pass that only looked for lines reaching the bound: spend a little more
             # on an open search, which dives to game ends and so finds a decent line to show.
@@ -533,7 +590,11 @@ class BitboardSolver:
             _, _, incumbent, inc = self._run(eng, root, len(pos) + 1, time.perf_counter() + extra)
             if incumbent < best_inc:
                 best_inc, best_path = incumbent, inc.copy()
-        if status == 1:
+        if line is not None:
+            # a beam's line: down to the proven bound (a proof), or within stop_at (played out to an end)
+            keys = self._play_out(eng, line[-1], line)
+            exact, low = status == 1, proven
+        elif status == 1:
             keys = self.principal_keys(eng, root, value)
             exact, low = True, value
         else:
@@ -549,8 +610,9 @@ class BitboardSolver:
         """Null-window passes: first ask "can the lower bound be reached?", then one more stack, ...
         A pass that fails proves a lower bound; most deals reach their bound, so the first pass
         searches with the tightest pruning and stops at the first line that gets there.
-        Returns (status, value, proven bound, last beta, best incumbent, its path); status 0 when
-        the deadline or ``max_states`` (over all passes) stopped it."""
+        Returns (status, value, proven bound, last beta, best incumbent, its path, a line's keys
+        that a beam found, or None); status 0 when the deadline or ``max_states`` (over all
+        passes) stopped it."""
         proven = eng.lower_bound(root)  # no line ends with fewer stacks
         beta = self._first_beta(proven)
         best_inc, best_path = K.INF, None
@@ -558,7 +620,11 @@ class BitboardSolver:
         while True:
             left = None if max_states is None else max(1, max_states - (self.states - start))
             if self.slice:
-                status, value, incumbent, inc = self._run_both_orders(eng, root, beta, deadline, left)
+                status, value, incumbent, inc = self._run_both_orders(eng, root, beta, deadline, left,
+                                                                      self._probe(eng, root, beta))
+                if isinstance(inc, list):
+                    # down to the proven bound the line proves the minimum, else it answers stop_at
+                    return (1 if value == proven else 2), value, proven, beta, value, None, inc
             else:
                 status, value, incumbent, inc = self._run(eng, root, beta, deadline, left)
             if incumbent < best_inc:
@@ -570,7 +636,11 @@ class BitboardSolver:
             if self.stop_at and value > self.stop_at:
                 status = 2  # "can it be won?" is answered: no, and the minimum is not needed
                 break
-        return status, value, proven, beta, best_inc, best_path
+        return status, value, proven, beta, best_inc, best_path, None
+
+    def _probe(self, eng: Engine, root, beta: int) -> _Probe | None:
+        """A beam for a line from ``root`` to ``beta - 1`` stacks or fewer, unless switched off."""
+        return _Probe(Beam(eng, root, beta - 1), self.beam) if self.beam else None
 
     def _first_beta(self, proven: int) -> int:
         """The first pass's window: one above the proven bound, or with ``stop_at`` one above it,
@@ -678,18 +748,26 @@ class BitboardSolver:
         def work(w: int) -> None:
             e, s = workers[w]
             s.cancel = stop
-            v = s.value(e, root, beta, deadline, near_first=w % 2 == 1)
-            if v is not None and not stop.is_set():
-                first.append((v, w))
+            # the generation-order thread also gives a beam its turns, as a one-thread solve does,
+            # its share counted against every thread's states
+            probe = self._probe(e, root, beta) if w == 0 else None
+            if probe is not None:
+                probe.others = lambda: sum(o.states for _, o in workers[1:])
+            status, v, _, line = s._run(e, root, beta, deadline, near_first=w % 2 == 1, probe=probe)
+            if status == 1 and not stop.is_set():
+                first.append((v, w, line if isinstance(line, list) else None))
             stop.set()
 
         self._join([threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)], workers)
         if not first:
             return None, None
-        v, w = first[0]
+        v, w, line = first[0]
+        e, s = workers[w]
+        if line is not None:
+            keys = self._play_out(e, line[-1], line)
+            return K.stack_count(np.uint64(keys[-1][0]), np.uint64(keys[-1][1])), keys
         if v >= beta:
             return v, None
-        e, s = workers[w]
         s.cancel = None
         return v, s.principal_keys(e, root, v)
 

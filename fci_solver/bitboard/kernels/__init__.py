@@ -7,6 +7,7 @@ integers.
 ``table``    the transposition table
 ``dfs``      the exact search over an explicit stack
 ``settle``   many positions answered at once by the bound, the table or the key
+``beam``     a wide, shallow probe for a line down to the bound (a beam search)
 ``perft``    perft's level sets
 ``dag``      the walk of the state DAG (the random player's chance)
 ``aye``      All You Can Eat's exact sweeps
