@@ -289,16 +289,7 @@ def _room(solver: BitboardSolver, state_limit: int | None) -> int | None:
 
 def _minimum(solver: BitboardSolver, eng: Engine, pos: Position, clock: _Clock, state_limit: int | None) -> int | None:
     """The proven minimum from ``pos``, or None when the time or the states ran out."""
-    key = key_of(pos)
-    beta = eng.lower_bound(key) + 1
-    while beta <= len(pos):
-        room = _room(solver, state_limit)
-        if room is not None and room <= 0:
-            return None
-        v = solver.value(eng, key, beta, clock.deadline(), room, near_first=False)  # from the deal: generation order
-        if v is None:
-            return None
-        if v < beta:
-            return v
-        beta = v + 1
-    return len(pos)
+    room = _room(solver, state_limit)
+    if room is not None and room <= 0:
+        return None
+    return solver.minimum(eng, key_of(pos), clock.deadline(), room)

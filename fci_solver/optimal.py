@@ -58,19 +58,6 @@ class OutOfTime(Incomplete):
     """The time limit ran out first."""
 
 
-def minimum_of(solver: BitboardSolver, eng: Engine, key, deadline: float | None = None) -> int | None:
-    """The exact minimum from a position key (null-window passes from its lower bound up); None
-    when ``deadline`` passes first."""
-    beta = eng.lower_bound(key) + 1
-    while True:
-        v = solver.value(eng, key, beta, deadline)
-        if v is None:
-            return None
-        if v < beta:
-            return v
-        beta = v + 1
-
-
 def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, progress=None,
                   memory: int | None = None, jobs: int = 1, time_limit: float | None = None) -> nx.DiGraph:
     """The perfect-play graph of ``start``.
@@ -145,7 +132,7 @@ class _Explore:
         self.under: dict = {}  # a next position not settled -> the depth of a position it follows
 
     def run(self, budget: int, max_budget: int) -> SizeBound:
-        self.m = minimum_of(self.solver, self.eng, self.root, self.deadline)
+        self.m = self.solver.minimum(self.eng, self.root, self.deadline)
         if self.m is None:
             raise FciError("the time limit ran out before the start's minimum was proven")
         frontier = [self.root]
@@ -220,7 +207,7 @@ class _Build:
 
     def run(self) -> nx.DiGraph:
         root = key_of(self.start)
-        m = minimum_of(self.solver, self.eng, root, self.deadline)
+        m = self.solver.minimum(self.eng, root, self.deadline)
         if m is None:
             self.G = nx.DiGraph(root=g.node_id(root), minimum=None)
             self._stop(OutOfTime, "the time limit ran out before the start's minimum was proven")

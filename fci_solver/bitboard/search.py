@@ -454,7 +454,7 @@ class BitboardSolver:
             ran += self._step(walk, self.chunk if max_states is None else max(1, min(self.chunk, max_states - ran)))
             if walk.status in (1, 2):
                 return walk.result()
-            if probe is not None:
+            if probe is not None and (max_states is None or ran < max_states):
                 found = self._probe_turn(probe, ran, beta, deadline)
                 if found is not None:
                     return found
@@ -481,7 +481,7 @@ class BitboardSolver:
                 ran += self._step(walk, self.slice if max_states is None else max(1, min(self.slice, max_states - ran)))
                 if walk.status in (1, 2):
                     return walk.result()
-            if probe is not None:
+            if probe is not None and (max_states is None or ran < max_states):
                 found = self._probe_turn(probe, ran, beta, deadline)
                 if found is not None:
                     return found
@@ -492,8 +492,9 @@ class BitboardSolver:
                 return min(walks, key=lambda w: w.ctl[5]).result()
 
     def _probe_turn(self, probe: _Probe, searched: int, beta: int, deadline: float | None):
-        """The beam's turn, if it is due: its positions count as states; (1, beta - 1, beta - 1,
-        the line's keys) when it found one, else None."""
+        """The beam's turn, if it is due: its positions count as states (a state budget is
+        looked at before a turn, not during it); (1, beta - 1, beta - 1, the line's keys) when it
+        found one, else None."""
         expanded, line = probe.turn(searched, lambda: self._stopped(deadline))
         self.states += expanded
         if line is None:
@@ -557,6 +558,13 @@ class BitboardSolver:
         """
         status, v, _, _ = self._run(eng, key, beta, deadline, max_states, near_first, floor)
         return v if status == 1 else None
+
+    def minimum(self, eng: Engine, key, deadline=None, max_states: int | None = None) -> int | None:
+        """The exact minimum from ``key``, proven as :meth:`solve` proves it (null-window passes,
+        both move orders and the beam in turn, over this solver's table); None when ``deadline``
+        or ``max_states`` comes first."""
+        status, value, *_ = self._passes(eng, key, deadline, max_states)
+        return value if status == 1 else None
 
     def _tt(self, key):
         """(value, exact) stored for ``key``, or None: a value that is not exact is a lower bound."""
