@@ -1,9 +1,10 @@
-"""A beam probe before the exact search: a line down to the lower bound found by looking wide.
+"""A beam beside the exact search: a line down to the lower bound, found by looking wide.
 
 The exact search goes deep first, and on a slow deal most of its states refute its first, wrong
 choices.  Most deals end with as few stacks as the bound allows, and a line that gets there proves
 the minimum; a beam finds one on those deals with a few thousand positions (benchmarks/RESULTS.md).
-Where it finds none, it proved nothing, and the exact search runs as before.
+A solve gives it turns among its searches' (``BitboardSolver``); where it finds nothing, it proved
+nothing, and the searches go on.
 """
 
 from __future__ import annotations
@@ -11,9 +12,15 @@ from __future__ import annotations
 import numpy as np
 
 from . import kernels as K
-from .kernels.beam import beam_buffers, beam_children, beam_select
+from .kernels.beam import beam_children, beam_select
 
 _FIRST_CAP = 1 << 16
+
+
+def beam_buffers(cap: int):
+    """Child keys, meta, score, parent, predator and bound buffers for :func:`beam_children`."""
+    return (np.zeros(cap, np.uint64), np.zeros(cap, np.uint64), np.zeros(cap, np.int64), np.zeros(cap, np.int64),
+            np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(cap, np.int64))
 
 
 class Beam:
@@ -52,10 +59,10 @@ class Beam:
             first, m = 0, 0
             while True:
                 ck0, ck1, cmeta, score, parent, grp, clb = self._buf
-                first, m, won, made = beam_children(lk0, lk1, lmeta, first, lk0.shape[0], self.target, eng.ab, eng.prey,
-                                              eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc,
-                                              ck0, ck1, cmeta, score, parent, grp, clb, self._pos, self._stk,
-                                              self._board, eng._wk, self._skip, m)
+                first, m, won, made = beam_children(
+                    lk0, lk1, lmeta, first, lk0.shape[0], self.target, eng.ab, eng.prey, eng.mid, eng.bydist,
+                    eng.dstart, eng.maxd, eng.cmask, eng.cellrc, ck0, ck1, cmeta, score, parent, grp, clb,
+                    self._pos, self._stk, self._board, eng._wk, self._skip, m)
                 self.children += made
                 if won >= 0 or first == lk0.shape[0]:
                     break
@@ -87,4 +94,5 @@ class Beam:
         return keys
 
     def _dealt(self, keys: list) -> list:
+        """The keys as in the game as dealt: the Whale, left unused, still there."""
         return [(k0, k1, meta | self.whale) for k0, k1, meta in keys]

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from .bound import _spread, discard_bound, lower_bound
-from .keys import HOT, NCARDS, PHASE_BIT, stack_count
+from .keys import HOT, PHASE_BIT, stack_count
 from .movegen import gen_children_below
 
 SPREAD_SPAN = 4096  # a score is bound * SPREAD_SPAN + spread (a spread is below it on any board)
@@ -89,12 +89,3 @@ def beam_select(ck0, ck1, cmeta, score, n, width, target, cmask, cellrc, wk):
         keep[kept] = idx
         kept += 1
     return keep[:kept]
-
-
-def beam_buffers(cap: int):
-    """Child keys, meta, score, parent, predator and bound buffers for :func:`beam_children`."""
-    return (np.zeros(cap, np.uint64), np.zeros(cap, np.uint64), np.zeros(cap, np.int64), np.zeros(cap, np.int64),
-            np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(cap, np.int64))
-
-
-__all__ = ["beam_children", "beam_select", "beam_buffers", "NCARDS"]
