@@ -435,13 +435,16 @@ def solved(pos, jobs=1, parallel="lazy", slice_=None):
     s.parallel = parallel
     # the threads from the first state: a one-thread head start would end these small solves alone
     s.head_start = (1, 1e9)
+    if parallel == "auto":
+        # Lazy SMP's time is up after its first states: the root's turns are split at once
+        s.lazy_seconds, s.chunk = 0, 50
     if slice_ is not None:
         s.slice = slice_
     return s.solve(pos)
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(positions(max_cards=7), st.sampled_from(["lazy", "split"]))
+@given(positions(max_cards=7), st.sampled_from(["lazy", "split", "auto"]))
 def test_a_parallel_solve_gives_the_same_minimum_and_a_line_that_replays(pos, parallel):
     one = solved(pos, slice_=0)  # one thread, one move order
     two = solved(pos, jobs=2, parallel=parallel)
@@ -510,7 +513,7 @@ def test_on_two_threads_the_beam_takes_its_turns_in_one_of_them(monkeypatch):
     assert r.exact and r.min_remaining == 1 and len(replay_end(pos, r.line)) == 1
 
 
-@pytest.mark.parametrize("seed, parallel", [(3, "lazy"), (5, "split"), (417, "lazy")])
+@pytest.mark.parametrize("seed, parallel", [(3, "lazy"), (5, "split"), (417, "lazy"), (3, "auto")])
 def test_a_parallel_solve_of_a_full_deal_agrees(seed, parallel):
     from fci_solver.position import Deal
 
@@ -520,10 +523,30 @@ def test_a_parallel_solve_of_a_full_deal_agrees(seed, parallel):
     assert len(replay_end(pos, two.line)) == two.min_remaining
 
 
-def replay_end(pos, line):
+def test_auto_shares_a_proof_out_by_the_roots_turns_once_lazy_smp_has_had_its_time(monkeypatch):
+    # Without abilities and with the Whale alone, deal 1 on a board with no margin ends with 6
+    # stacks against a bound of 1: the solve is mostly proofs, which two threads finish about 2x
+    # sooner by sharing out the root's turns than by racing two move orders through them.
+    from fci_solver.bitboard import search as bs
+    from fci_solver.position import Deal
+
+    passes = []
+    for name in ("_lazy_pass", "_split_pass"):
+        real = getattr(bs.BitboardSolver, name)
+        monkeypatch.setattr(bs.BitboardSolver, name,
+                            lambda self, *a, real=real, name=name: passes.append(name) or real(self, *a))
+    pos = Deal.random("standard", 1).position(0, False, True)
+    s = bs.BitboardSolver(CARDS.plain(), jobs=2)
+    s.head_start, s.lazy_seconds, s.chunk = (1, 1e9), 0.01, 2000
+    r = s.solve(pos)
+    assert passes[0] == "_lazy_pass" and "_split_pass" in passes
+    assert r.exact and r.min_remaining == 6 and len(replay_end(pos, r.line, CARDS.plain())) == 6
+
+
+def replay_end(pos, line, cards=CARDS):
     from fci_solver.notation import replay
 
-    return replay(pos, line, CARDS)[-1] if line else pos
+    return replay(pos, line, cards)[-1] if line else pos
 
 
 def test_an_entry_another_thread_left_half_written_reads_as_a_miss():

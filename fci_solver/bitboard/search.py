@@ -44,6 +44,7 @@ CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
 # 200,000 states (ring 172: all of them); with 0.25 s two threads are 1.5-2.5x faster on them.
 HEAD_START = 200_000
 HEAD_SECONDS = 0.25
+LAZY_SECONDS = 1.0  # jobs > 1, parallel "auto": Lazy SMP for this long, then the root's turns split
 SLICE = 2000  # states per turn of each move order in a one-thread solve (benchmarks/RESULTS.md)
 # A one-thread solve also looks for a line to the bound with a beam (probe.py), widths growing
 # 4x a turn up to the last, each turn when the beam's work is at most BEAM_SHARE of the move
@@ -343,8 +344,11 @@ class BitboardSolver:
         # solver's default; value() takes it per call (grading's first-turn searches).
         self.near_first = False
         # How jobs > 1 share a solve: "lazy" runs every thread on the whole tree in its own move
-        # order (Lazy SMP), "split" gives the root's turns out among the threads
-        self.parallel = "lazy"
+        # order (Lazy SMP), "split" gives the root's turns out among the threads, "auto" is Lazy
+        # SMP for lazy_seconds, then split: two move orders (and the beam) find lines sooner, but
+        # a long proof is shared out 2.2x faster than two orders race through it (RESULTS.md)
+        self.parallel = "auto"
+        self.lazy_seconds = LAZY_SECONDS
         # solve() on one thread takes turns between both move orders in slices of this many states
         # (0: only the solver's own order; see _run_both_orders)
         self.slice = SLICE
@@ -676,7 +680,7 @@ class BitboardSolver:
         kids = eng.children(root)
         if not kids:
             return None
-        if self.parallel == "split":
+        if self.parallel != "lazy":
             kids.sort(key=eng.lower_bound)
         grown = 4 * (self.table.shape[0] if self.table is not None else INITIAL_ENTRIES)
         helpers = self.helpers(self.jobs, entries=max(SOLVE_SHARED_MIN, grown))
@@ -685,12 +689,20 @@ class BitboardSolver:
             # stopped at stop_at would read as one out of time
             h.stop_at = 0
         workers = list(zip([Engine(eng.board, self.cards) for _ in range(self.jobs)], helpers))
-        one_pass = self._split_pass if self.parallel == "split" else self._lazy_pass
+        split = self.parallel == "split"
+        lazy_until = time.perf_counter() + self.lazy_seconds if self.parallel == "auto" else None
         try:
             proven = eng.lower_bound(root)
             beta = self._first_beta(proven)
             while True:
-                v, keys = one_pass(root, kids, workers, beta, deadline)
+                if split:
+                    v, keys = self._split_pass(root, kids, workers, beta, deadline)
+                else:
+                    until = deadline if lazy_until is None else min(deadline or lazy_until, lazy_until)
+                    v, keys = self._lazy_pass(root, kids, workers, beta, until)
+                    if v is None and lazy_until is not None and not self._stopped(deadline):
+                        split = True  # "auto": Lazy SMP's time is up, the root's turns are shared out
+                        continue
                 if v is None:
                     return self._play_out(eng, root, []), None, proven, False  # out of time
                 if keys is not None:
@@ -711,19 +723,27 @@ class BitboardSolver:
         none, (None, None) out of time."""
         stop, lock = threading.Event(), threading.Lock()
         todo = iter(range(len(kids)))
-        bounds, found, timed_out = [], [], []
+        bounds, found, timed_out, lines = [], [], [], []
 
         def work(w: int) -> None:
             e, s = workers[w]
             s.cancel = stop
+            # the first thread also gives a beam from the root its turns, as a one-thread solve does
+            probe = self._probe_of_threads(e, root, beta, workers) if w == 0 else None
             while not stop.is_set():
                 with lock:
                     i = next(todo, None)
                 if i is None:
                     return
                 lb = e.lower_bound(kids[i])
-                v = lb if lb >= beta else s.value(e, kids[i], beta, deadline)
-                if v is None:
+                status, v, line = 1, lb, None  # the bound alone answers
+                if lb < beta:
+                    status, v, _, line = s._run(e, kids[i], beta, deadline, probe=probe)
+                if isinstance(line, list):  # the beam's line from the root ends the pass
+                    lines.append(self._play_out(e, line[-1], line))
+                    stop.set()
+                    return
+                if status != 1:
                     if not stop.is_set():
                         timed_out.append(i)
                         stop.set()
@@ -736,6 +756,8 @@ class BitboardSolver:
                         bounds.append(v)
 
         self._join([threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)], workers)
+        if lines:
+            return K.stack_count(np.uint64(lines[0][-1][0]), np.uint64(lines[0][-1][1])), lines[0]
         if found:
             v, i, w = min(found)
             e, s = workers[w]
@@ -756,11 +778,8 @@ class BitboardSolver:
         def work(w: int) -> None:
             e, s = workers[w]
             s.cancel = stop
-            # the generation-order thread also gives a beam its turns, as a one-thread solve does,
-            # its share counted against every thread's states
-            probe = self._probe(e, root, beta) if w == 0 else None
-            if probe is not None:
-                probe.others = lambda: sum(o.states for _, o in workers[1:])
+            # the generation-order thread also gives a beam its turns, as a one-thread solve does
+            probe = self._probe_of_threads(e, root, beta, workers) if w == 0 else None
             status, v, _, line = s._run(e, root, beta, deadline, near_first=w % 2 == 1, probe=probe)
             if status == 1 and not stop.is_set():
                 first.append((v, w, line if isinstance(line, list) else None))
@@ -778,6 +797,13 @@ class BitboardSolver:
             return v, None
         s.cancel = None
         return v, s.principal_keys(e, root, v)
+
+    def _probe_of_threads(self, eng: Engine, root, beta: int, workers: list) -> _Probe | None:
+        """A beam for the first thread of a pass, its share counted against every thread's states."""
+        probe = self._probe(eng, root, beta)
+        if probe is not None:
+            probe.others = lambda: sum(o.states for _, o in workers[1:])
+        return probe
 
     def _join(self, threads: list, workers: list) -> None:
         """Run the threads to the end, the main thread free for Ctrl-C; their states count as ours."""
