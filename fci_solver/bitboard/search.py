@@ -675,8 +675,9 @@ class BitboardSolver:
         """The null-window passes of :meth:`solve` on ``jobs`` threads, each with its own engine,
         all sharing this solver's table (the kernels release the GIL): what one thread proves, the
         others find when they reach it.  A pass is shared out as :attr:`parallel` says
-        (:meth:`_split_pass`, :meth:`_lazy_pass`).  Returns (keys, value, lower bound, exact), or
-        None when the root has no turn (the serial search handles it)."""
+        (:meth:`_split_pass`, :meth:`_lazy_pass`, or "auto": the one for :attr:`lazy_seconds`,
+        then the other).  Returns (keys, value, lower bound, exact), or None when the root has no
+        turn (the serial search handles it)."""
         kids = eng.children(root)
         if not kids:
             return None
