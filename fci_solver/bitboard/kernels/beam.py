@@ -15,6 +15,7 @@ from numba import njit
 from .bound import _spread, discard_bound, lower_bound
 from .keys import HOT, PHASE_BIT, stack_count
 from .movegen import gen_children_below
+from .perft import find_slot
 
 SPREAD_SPAN = 4096  # a score is bound * SPREAD_SPAN + spread (a spread is below it on any board)
 
@@ -66,26 +67,19 @@ def beam_select(ck0, ck1, cmeta, score, n, width, target, cmask, cellrc, wk):
     size = 4
     while size < 4 * width:
         size *= 2
-    seen = np.full(size, -1, np.int64)
+    sk0 = np.zeros(size, np.uint64)  # the kept ones, as a set (perft's kind: never over a quarter full)
+    sk1 = np.zeros(size, np.uint64)
+    stag = np.zeros(size, np.uint8)
     kept = 0
     for idx in order:
         if kept == keep.shape[0]:
             break
-        h = (ck0[idx] * np.uint64(0x9E3779B97F4A7C15) ^ ck1[idx] * np.uint64(0xC2B2AE3D27D4EB4F)
-             ^ np.uint64(cmeta[idx])) >> np.uint64(33)
-        s = np.int64(h) & (size - 1)
-        dup = False
-        while seen[s] >= 0:
-            o = seen[s]
-            if ck0[o] == ck0[idx] and ck1[o] == ck1[idx] and cmeta[o] == cmeta[idx]:
-                dup = True
-                break
-            s = (s + 1) & (size - 1)
-        if dup:
+        slot = find_slot(sk0, sk1, stag, ck0[idx], ck1[idx], cmeta[idx])
+        if stag[slot] != 0 or lower_bound(ck0[idx], ck1[idx], cmeta[idx], cmask, cellrc, wk) > target:
             continue
-        if lower_bound(ck0[idx], ck1[idx], cmeta[idx], cmask, cellrc, wk) > target:
-            continue
-        seen[s] = idx
+        sk0[slot] = ck0[idx]
+        sk1[slot] = ck1[idx]
+        stag[slot] = np.uint8(cmeta[idx] + 1)
         keep[kept] = idx
         kept += 1
     return keep[:kept]
