@@ -14,6 +14,7 @@ import threading
 import time
 from collections import Counter
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -294,10 +295,22 @@ class _Walk:
                  e.ab, e.prey, e.mid, e.reach, e.bydist, e.dstart, e.maxd, e.cmask, e.cellrc, ctl, self.inc, e.work)
         return int(ctl[2]), int(ctl[8])
 
-    def result(self):
-        """(status, value or None, incumbent, incumbent path), as :meth:`BitboardSolver._run` gives."""
+    def result(self) -> "_Ran":
         done = self.status in (1, 2)
-        return (self.status if done else 0), (int(self.ctl[3]) if done else None), int(self.ctl[5]), self.inc
+        return _Ran(self.status if done else 0, int(self.ctl[3]) if done else None, int(self.ctl[5]), self.inc)
+
+
+class _Ran(NamedTuple):
+    """How a search run ended: ``status`` 0 stopped (time, states or cancel), 1 done, 2 a line
+    within stop_at; its ``value`` when done; the fewest stacks a line it met ended with
+    (``incumbent``) and that line's frames (``path``); or, when a beam's line from the root ended
+    it, that line's keys (``line``, with status 1)."""
+
+    status: int
+    value: int | None
+    incumbent: int
+    path: np.ndarray | None
+    line: list | None = None
 
 
 class _Probe:
@@ -448,9 +461,9 @@ class BitboardSolver:
 
     def _run(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None,
              near_first: bool | None = None, floor: int = 0, probe: _Probe | None = None):
-        """One null-window search: (status, value, incumbent, incumbent path); status 0 when it
-        was stopped by the deadline, ``max_states`` or :attr:`cancel`.  ``probe``: a beam takes
-        turns with it, and a line it finds comes back as :meth:`_run_both_orders` says."""
+        """One null-window search (:class:`_Ran`); status 0 when it was stopped by the deadline,
+        ``max_states`` or :attr:`cancel`.  ``probe``: a beam takes turns with it, and a line it
+        finds ends the run."""
         walk = self._start(eng, key, beta, near_first, floor)
         ran = 0
         while True:
@@ -476,8 +489,7 @@ class BitboardSolver:
         faster one alone, less where the other's entries help it.
 
         ``probe``: a beam looking for a line to ``beta - 1`` stacks or fewer also takes turns
-        (:class:`_Probe`); the line it finds comes back as a list of keys in place of the
-        incumbent path, with status 1 and value ``beta - 1``."""
+        (:class:`_Probe`); a line it finds ends the run (:attr:`_Ran.line`)."""
         walks = [self._start(eng, key, beta, False), self._start(eng.twin(), key, beta, True)]
         ran = 0
         while True:
@@ -495,15 +507,12 @@ class BitboardSolver:
             if self._stopped(deadline) or (max_states is not None and ran >= max_states):
                 return min(walks, key=lambda w: w.ctl[5]).result()
 
-    def _probe_turn(self, probe: _Probe, searched: int, beta: int, deadline: float | None):
+    def _probe_turn(self, probe: _Probe, searched: int, beta: int, deadline: float | None) -> _Ran | None:
         """The beam's turn, if it is due: its positions count as states (a state budget is
-        looked at before a turn, not during it); (1, beta - 1, beta - 1, the line's keys) when it
-        found one, else None."""
+        looked at before a turn, not during it); the run's end when it found a line."""
         expanded, line = probe.turn(searched, lambda: self._stopped(deadline))
         self.states += expanded
-        if line is None:
-            return None
-        return 1, beta - 1, beta - 1, line
+        return None if line is None else _Ran(1, beta - 1, beta - 1, None, line)
 
     def known(self, eng: Engine, keys: np.ndarray, beta: int) -> np.ndarray:
         """For each key (rows of uint64 ``[k0, k1, meta]``): its value (exact, or a bound >= beta)
@@ -560,8 +569,8 @@ class BitboardSolver:
         so showing that ``key`` still reaches such a minimum takes one line, not also the proof
         that nothing does better.
         """
-        status, v, _, _ = self._run(eng, key, beta, deadline, max_states, near_first, floor)
-        return v if status == 1 else None
+        ran = self._run(eng, key, beta, deadline, max_states, near_first, floor)
+        return ran.value if ran.status == 1 else None
 
     def minimum(self, eng: Engine, key, deadline=None, max_states: int | None = None) -> int | None:
         """The exact minimum from ``key``, proven as :meth:`solve` proves it (null-window passes,
@@ -599,9 +608,9 @@ class BitboardSolver:
             # Out of time in a pass that only looked for lines reaching the bound: spend a little more
             # on an open search, which dives to game ends and so finds a decent line to show.
             extra = min(1.0, 0.1 * (self.time_limit or 0))
-            _, _, incumbent, inc = self._run(eng, root, len(pos) + 1, time.perf_counter() + extra)
-            if incumbent < best_inc:
-                best_inc, best_path = incumbent, inc.copy()
+            ran = self._run(eng, root, len(pos) + 1, time.perf_counter() + extra)
+            if ran.incumbent < best_inc:
+                best_inc, best_path = ran.incumbent, ran.path.copy()
         if line is not None:
             # a beam's line: down to the proven bound (a proof), or within stop_at (played out to an end)
             keys = self._play_out(eng, line[-1], line)
@@ -632,13 +641,13 @@ class BitboardSolver:
         while True:
             left = None if max_states is None else max(1, max_states - (self.states - start))
             if self.slice:
-                status, value, incumbent, inc = self._run_both_orders(eng, root, beta, deadline, left,
-                                                                      self._probe(eng, root, beta))
-                if isinstance(inc, list):
+                ran = self._run_both_orders(eng, root, beta, deadline, left, self._probe(eng, root, beta))
+                if ran.line is not None:
                     # down to the proven bound the line proves the minimum, else it answers stop_at
-                    return (1 if value == proven else 2), value, proven, beta, value, None, inc
+                    return (1 if ran.value == proven else 2), ran.value, proven, beta, ran.value, None, ran.line
             else:
-                status, value, incumbent, inc = self._run(eng, root, beta, deadline, left)
+                ran = self._run(eng, root, beta, deadline, left)
+            status, value, incumbent, inc = ran[:4]
             if incumbent < best_inc:
                 best_inc, best_path = incumbent, inc.copy()
             if status != 1 or value < beta:
@@ -739,8 +748,9 @@ class BitboardSolver:
                 lb = e.lower_bound(kids[i])
                 status, v, line = 1, lb, None  # the bound alone answers
                 if lb < beta:
-                    status, v, _, line = s._run(e, kids[i], beta, deadline, probe=probe)
-                if isinstance(line, list):  # the beam's line from the root ends the pass
+                    ran = s._run(e, kids[i], beta, deadline, probe=probe)
+                    status, v, line = ran.status, ran.value, ran.line
+                if line is not None:  # the beam's line from the root ends the pass
                     lines.append(self._play_out(e, line[-1], line))
                     stop.set()
                     return
@@ -781,9 +791,9 @@ class BitboardSolver:
             s.cancel = stop
             # the generation-order thread also gives a beam its turns, as a one-thread solve does
             probe = self._probe_of_threads(e, root, beta, workers) if w == 0 else None
-            status, v, _, line = s._run(e, root, beta, deadline, near_first=w % 2 == 1, probe=probe)
-            if status == 1 and not stop.is_set():
-                first.append((v, w, line if isinstance(line, list) else None))
+            ran = s._run(e, root, beta, deadline, near_first=w % 2 == 1, probe=probe)
+            if ran.status == 1 and not stop.is_set():
+                first.append((ran.value, w, ran.line))
             stop.set()
 
         self._join([threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)], workers)
