@@ -471,10 +471,9 @@ class BitboardSolver:
             ran += self._step(walk, self.chunk if max_states is None else max(1, min(self.chunk, max_states - ran)))
             if walk.status in (1, 2):
                 return walk.result()
-            if probe is not None and (max_states is None or ran < max_states):
-                found = self._probe_turn(probe, ran, beta, deadline)
-                if found is not None:
-                    return found
+            found = self._probe_turn(probe, ran, max_states, beta, deadline)
+            if found is not None:
+                return found
             if self.progress:
                 self.progress(self.states, walk.incumbent)
             if self._stopped(deadline) or (max_states is not None and ran >= max_states):
@@ -497,19 +496,22 @@ class BitboardSolver:
                 ran += self._step(walk, self.slice if max_states is None else max(1, min(self.slice, max_states - ran)))
                 if walk.status in (1, 2):
                     return walk.result()
-            if probe is not None and (max_states is None or ran < max_states):
-                found = self._probe_turn(probe, ran, beta, deadline)
-                if found is not None:
-                    return found
+            found = self._probe_turn(probe, ran, max_states, beta, deadline)
+            if found is not None:
+                return found
             if self.progress:
                 found = [w.incumbent for w in walks if w.incumbent is not None]
                 self.progress(self.states, min(found) if found else None)
             if self._stopped(deadline) or (max_states is not None and ran >= max_states):
                 return min(walks, key=lambda w: w.ctl[5]).result()
 
-    def _probe_turn(self, probe: _Probe, searched: int, beta: int, deadline: float | None) -> _Ran | None:
-        """The beam's turn, if it is due: its positions count as states (a state budget is
-        looked at before a turn, not during it); the run's end when it found a line."""
+    def _probe_turn(self, probe: _Probe | None, searched: int, max_states: int | None, beta: int,
+                    deadline: float | None) -> _Ran | None:
+        """The beam's turn, if there is a beam and its turn is due within the state budget (looked
+        at before a turn, not during it): its positions count as states; the run's end when it
+        found a line."""
+        if probe is None or (max_states is not None and searched >= max_states):
+            return None
         expanded, line = probe.turn(searched, lambda: self._stopped(deadline))
         self.states += expanded
         return None if line is None else _Ran(1, beta - 1, beta - 1, None, line)
@@ -613,7 +615,7 @@ class BitboardSolver:
                 best_inc, best_path = ran.incumbent, ran.path.copy()
         if line is not None:
             # a beam's line: down to the proven bound (a proof), or within stop_at (played out to an end)
-            keys = self._play_out(eng, line[-1], line)
+            _, keys = self._ended(eng, line)
             exact, low = status == 1, proven
         elif status == 1:
             keys = self.principal_keys(eng, root, value)
@@ -751,7 +753,7 @@ class BitboardSolver:
                     ran = s._run(e, kids[i], beta, deadline, probe=probe)
                     status, v, line = ran.status, ran.value, ran.line
                 if line is not None:  # the beam's line from the root ends the pass
-                    lines.append(self._play_out(e, line[-1], line))
+                    lines.append(line)
                     stop.set()
                     return
                 if status != 1:
@@ -768,7 +770,7 @@ class BitboardSolver:
 
         self._join([threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)], workers)
         if lines:
-            return K.stack_count(np.uint64(lines[0][-1][0]), np.uint64(lines[0][-1][1])), lines[0]
+            return self._ended(workers[0][0], lines[0])
         if found:
             v, i, w = min(found)
             e, s = workers[w]
@@ -802,12 +804,16 @@ class BitboardSolver:
         v, w, line = first[0]
         e, s = workers[w]
         if line is not None:
-            keys = self._play_out(e, line[-1], line)
-            return K.stack_count(np.uint64(keys[-1][0]), np.uint64(keys[-1][1])), keys
+            return self._ended(e, line)
         if v >= beta:
             return v, None
         s.cancel = None
         return v, s.principal_keys(e, root, v)
+
+    def _ended(self, eng: Engine, line: list) -> tuple[int, list]:
+        """A beam's line played out to the end of the game: (the stacks it ends with, its keys)."""
+        keys = self._play_out(eng, line[-1], line)
+        return K.stack_count(np.uint64(keys[-1][0]), np.uint64(keys[-1][1])), keys
 
     def _probe_of_threads(self, eng: Engine, root, beta: int, workers: list) -> _Probe | None:
         """A beam for the first thread of a pass, its share counted against every thread's states."""
