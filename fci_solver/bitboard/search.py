@@ -101,7 +101,13 @@ def geometry(board: Board):
             while k < n and rules.distance(a, cells[ds[k]]) < d:
                 k += 1
             dstart[i, d] = k
-    cellrc = np.array(cells, np.int64).reshape(n, 2)
+    # per cell: row, column, and the cells within distance 2 (itself included) as a two-word mask
+    cellrc = np.zeros((n, 4), np.int64)
+    for i, a in enumerate(cells):
+        cellrc[i, :2] = a
+        for j in range(n):
+            if rules.distance(a, cells[j]) <= 2:
+                cellrc[i, 2 + j // 64] |= np.int64(1 << (j % 64)) if j % 64 < 63 else np.int64(-1 << 63)
     return prey, mid, reach, bydist, dstart, maxd, cellrc
 
 
