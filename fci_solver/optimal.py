@@ -91,7 +91,8 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
 class SizeBound:
     """What :func:`size_at_least` proved: ``found`` positions are in the perfect-play graph (their
     number a lower bound on its size); ``exact`` when that is the whole graph, ``over_cap`` when
-    they outnumber the cap; ``turn`` the deepest turn reached, ``unresolved`` the next positions
+    they outnumber the cap; ``turn`` the deepest turn reached (along the first line that found
+    each position), ``unresolved`` the next positions
     no search settled within the last budget, ``budget`` that budget."""
 
     minimum: int
@@ -107,8 +108,8 @@ def size_at_least(start: Position, cards: CardTable, cap: int, budget: int, max_
                   deadline: float | None = None) -> SizeBound:
     """A lower bound on the size of the perfect-play graph, without its expensive part.
 
-    The graph is explored turn by turn as :func:`optimal_graph` builds it, but each next position
-    gets a search of at most ``budget`` states: one shown to reach the minimum is in the graph (it
+    The graph is explored as :func:`optimal_graph` builds it (depth first, not turn by turn), but
+    each next position gets a search of at most ``budget`` states: one shown to reach the minimum is in the graph (it
     is reached by keeping turns and keeps the minimum itself); one not settled is left out with
     everything only it leads to.  A full build spends most of its time proving that next
     positions cannot keep the minimum; here those cost the budget.  When the exploration ends
@@ -151,22 +152,26 @@ class _Explore:
                 self.depth[c] = self.under[c] + 1
 
     def _explore(self, frontier: list, budget: int) -> bool:
-        """Turn by turn from ``frontier``; False when stopped by the cap or the clock."""
-        while frontier:
-            nxt = []
-            for key in frontier:
-                kids = sorted(self.eng.next_states(key))
-                if not self._settle([c for c in kids if c not in self.keeps], budget):
-                    return False
-                for c in kids:
-                    if self.keeps[c] is None:
-                        self.under.setdefault(c, self.depth[key])
-                    elif self.keeps[c] and c not in self.depth:
-                        self.depth[c] = self.depth[key] + 1
-                        nxt.append(c)
-                if len(self.depth) > self.cap:
-                    return False
-            frontier = nxt
+        """Depth first from ``frontier``; False when stopped by the cap or the clock.
+
+        Depth first, not turn by turn as the build goes: late positions are settled by searches
+        of a few states, early ones need the budget, so the count grows fastest from the bottom
+        (seeded deal 1, no sea: 377,586 positions in 120 s against 403,212 in 300 s turn by turn).
+        """
+        stack = list(frontier)
+        while stack:
+            key = stack.pop()
+            kids = sorted(self.eng.next_states(key))
+            if not self._settle([c for c in kids if c not in self.keeps], budget):
+                return False
+            for c in kids:
+                if self.keeps[c] is None:
+                    self.under.setdefault(c, self.depth[key])
+                elif self.keeps[c] and c not in self.depth:
+                    self.depth[c] = self.depth[key] + 1
+                    stack.append(c)
+            if len(self.depth) > self.cap:
+                return False
         return True
 
     def _settle(self, keys: list, budget: int) -> bool:
