@@ -28,10 +28,11 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from fractions import Fraction
+from functools import lru_cache
 
 import networkx as nx
 
-from .cards import CardTable, standard_cards
+from .cards import EFFECTS, CardTable, standard_cards
 from .errors import FciError
 from .interrupt import check as check_interrupt
 from .position import Position, position_text
@@ -104,15 +105,51 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
 
 
 def describe_node(G: nx.DiGraph, board, key, depth: int) -> None:
-    """Set a node's plain attributes (see the module docstring) from its key."""
-    from .bitboard.search import position_of
+    """Set a node's plain attributes (see the module docstring) from its key.
 
-    pos = position_of(board, key)
+    Read from the key's bytes, not through a :class:`Position`: the graph of perfect play
+    describes every node it finds (172,000 for an expert puzzle), and making each a position
+    first cost twice as much.  The text is the same as :func:`position_text` and
+    :func:`node_label` write (a test compares them)."""
+    names, places, board_line, n_rows, n_cols = _layout(board)
+    k0, k1, meta = (int(x) for x in key)
+    stacks = []  # (cell index, card, stacked), in cell order as a position lists them
+    for card in range(16):
+        code = ((k0 if card < 8 else k1) >> (8 * (card % 8))) & 255
+        if code:
+            stacks.append(((code - 1) >> 1, card, (code - 1) & 1))
+    stacks.sort()
+    shark, whale = bool(meta & 1), bool(meta & 2)
+    pend = (meta >> 2) & 7
+    pending = EFFECTS[pend - 1] if pend else None
+    rows: dict = {}
+    cells = {}
+    for i, card, stacked in stacks:
+        top = f"{card}*" if stacked else str(card)
+        rows.setdefault(places[i][0], []).append(top)
+        cells[places[i]] = f"{card}:2".rjust(4) if stacked else str(card).rjust(4)
+    sea = " ".join(x for x, on in (("shark", shark), ("whale", whale)) if on) or "none"
+    grid = "\n".join(" ".join(cells.get((r, c), "   .") for c in range(n_cols)) for r in range(n_rows))
+    extra = [x for x in (shark and "shark", whale and "whale", pending) if x]
     G.nodes[node_id(key)].update(
-        stacks=" ".join(f"{board.name(s.cell)}={s.card}{'*' if s.stacked else ''}" for s in pos.stacks),
-        shark=pos.shark, whale=pos.whale, pending=pos.pending or "", count=len(pos), depth=depth,
-        position=position_text(pos), label=node_label(pos),
+        stacks=" ".join(f"{names[i]}={card}{'*' if stacked else ''}" for i, card, stacked in stacks),
+        shark=shark, whale=whale, pending=pending or "", count=len(stacks), depth=depth,
+        position=f"sea: {sea}\npending: {pending or 'none'}\n{board_line}\n{grid}\n",
+        label=" / ".join(" ".join(r) for r in rows.values()) + (f" [{', '.join(extra)}]" if extra else ""),
     )
+
+
+@lru_cache(maxsize=32)
+def _layout(board):
+    """What describing a node needs of the board: each cell index's name and (row, column) in the
+    grid, the ``board:`` line of the position text, and the grid's rows and columns."""
+    rows, cols = list(board.rows), list(board.cols)
+    names, places = [], []
+    for i in range(len(rows) * len(cols)):
+        cell = board.cell(i)
+        names.append(board.name(cell))
+        places.append((cell[0] - rows[0], cell[1] - cols[0]))
+    return names, places, f"board: {board.height}x{board.width} margin {board.margin}", len(rows), len(cols)
 
 
 def node_label(pos: Position) -> str:

@@ -249,3 +249,25 @@ def test_every_exported_node_has_a_position_and_a_label(tmp_path, ext):
         pos = parse_position_text(back.nodes[n]["position"])
         assert key_of(pos) == tuple(int(x, 16) for x in n.split(":"))
         assert back.nodes[n]["label"]
+
+
+@pytest.mark.parametrize("pos", [
+    board("15 14:2 13\n. 12 11\n10 9 .", sea="both", pending="fox"),
+    board("3 . 7:2\n. 5 .", sea="shark", margin=2),
+    board("0 1 2 3 4 5 6 7 8 9", sea="whale", pending="raccoon", margin=0),
+])
+def test_a_node_is_described_as_its_position_is_written(pos):
+    # describe_node reads the key's bytes; the text must be the position's own
+    from fci_solver.bitboard.search import position_of
+    from fci_solver.position import position_text
+
+    key = key_of(pos)
+    G = nx.DiGraph()
+    G.add_node(g.node_id(key))
+    g.describe_node(G, pos.board, key, 4)
+    back = position_of(pos.board, key)  # heights as a key keeps them: 1 or 2
+    assert G.nodes[g.node_id(key)] == {
+        "stacks": " ".join(f"{pos.board.name(s.cell)}={s.card}{'*' if s.stacked else ''}" for s in back.stacks),
+        "shark": back.shark, "whale": back.whale, "pending": back.pending or "", "count": len(back), "depth": 4,
+        "position": position_text(back), "label": g.node_label(back),
+    }
