@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .keys import HOT, INF, NCARDS, RACCOON, _code, _lowest, _popcount
+from .keys import HOT, INF, NCARDS, RACCOON, _code, _lowest, _popcount, tops_of
 
 
 @njit(**HOT)
@@ -48,14 +48,7 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, level, beta):
     # level: 0 quick, 1 with the discard search where the quick one is below beta, 2 with the
     # discard search and geometry (the full bound)
     # bit masks, not arrays: this runs once per generated child
-    tops = 0
-    stacked = 0
-    for i in range(NCARDS):
-        code = _code(k0, k1, i)
-        if code != 0:
-            tops |= 1 << i
-            if (np.int64(code) - 1) & 1:
-                stacked |= 1 << i
+    tops, stacked = tops_of(k0, k1)
     shark = meta & 1
     discards = 1 if ((meta >> 2) & 7) == RACCOON else 0
     src = tops & cmask[0]

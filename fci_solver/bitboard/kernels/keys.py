@@ -77,12 +77,35 @@ def encode(pos, stk):
 @njit(**HOT)
 def stack_count(k0, k1):
     """Stacks on the board: cards whose byte in the key is not 0."""
-    n = 0
-    for i in range(NCARDS):
-        code = _code(k0, k1, i)
-        if code != 0:
-            n += 1
-    return n
+    return _popcount(_nonzero_bytes(k0) | (_nonzero_bytes(k1) << 8))
+
+
+_LOW_BITS = np.uint64(0x0101010101010101)
+_GATHER = np.uint64(0x0102040810204080)  # bit 8k of a word times this lands on bit 56 + k, alone
+
+
+@njit(**HOT)
+def _byte_bits(w):
+    """The low bit of each of the word's 8 bytes, gathered into an 8-bit mask."""
+    return np.int64(((w & _LOW_BITS) * _GATHER) >> np.uint64(56))
+
+
+@njit(**HOT)
+def _nonzero_bytes(w):
+    """An 8-bit mask of the word's bytes that are not 0."""
+    t = w | (w >> np.uint64(4))
+    t |= t >> np.uint64(2)
+    t |= t >> np.uint64(1)
+    return _byte_bits(t)
+
+
+@njit(**HOT)
+def tops_of(k0, k1):
+    """(cards on top of a stack, those of them stacked) as 16-bit masks, read from all bytes of
+    the key at once: the bound asks this of every child it rates."""
+    tops = _nonzero_bytes(k0) | (_nonzero_bytes(k1) << 8)
+    odd = _byte_bits(k0) | (_byte_bits(k1) << 8)  # a code is 1 + 2 * cell + stacked: even when stacked
+    return tops, tops & ~odd
 
 
 @njit(**HOT)
