@@ -182,12 +182,14 @@ class _Explore:
                 return False
             part = keys[lo:lo + BATCH]
             rows = np.array(part, np.uint64).reshape(-1, 3)
-            for c, v in zip(part, self.solver.known(self.eng, rows, self.m + 1).tolist()):
-                if v < 0:
-                    # every position here is reached from the start: none ends below its minimum;
-                    # None (not settled) when the budget or the clock runs out
-                    v = self.solver.value(self.eng, c, self.m + 1, self.deadline, max_states=budget, floor=self.m)
-                self.keeps[c] = None if v is None else v <= self.m
+            # every position here is reached from the start: none ends below its minimum; -2 (not
+            # settled) where a search runs out of its budget
+            values = self.solver.values(self.eng, rows, self.m + 1, self.deadline, floor=self.m, each=budget,
+                                        known=self.solver.known(self.eng, rows, self.m + 1))
+            if values is None:
+                return False
+            for c, v in zip(part, values.tolist()):
+                self.keeps[c] = None if v == -2 else v <= self.m
         return True
 
     def _bound(self, budget: int, exact: bool) -> SizeBound:

@@ -536,10 +536,11 @@ class BitboardSolver:
         return out
 
     def values(self, eng: Engine, keys: np.ndarray, beta: int, deadline=None, floor: int = 0,
-               known: np.ndarray | None = None) -> np.ndarray | None:
+               known: np.ndarray | None = None, each: int = 0) -> np.ndarray | None:
         """:meth:`value` of each key (rows of uint64 ``[k0, k1, meta]``) whose ``known`` entry is
         -1 (default: all), the searches run one after another in the kernel, a chunk of states per
-        call; None when ``deadline`` passes or :attr:`cancel` is set first."""
+        call; None when ``deadline`` passes or :attr:`cancel` is set first.  ``each`` > 0: -2 for
+        a key whose search was not done within that many states."""
         if self.table is None:
             self._alloc_table()
         n = keys.shape[0]
@@ -556,7 +557,7 @@ class BitboardSolver:
             ctl[2] = ctl[8] = 0
             ctl[4] = self.chunk
             i = K.search_each(k0, k1, meta, out, i, beta, floor, 1 if self.near_first else 0, 1 if self.once else 0,
-                              fr, ck0, ck1, cmeta, clb, cgrp, self.table, eng.ab, eng.prey, eng.mid, eng.reach,
+                              each, fr, ck0, ck1, cmeta, clb, cgrp, self.table, eng.ab, eng.prey, eng.mid, eng.reach,
                               eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc, ctl, inc, eng.work)
             self._count(int(ctl[2]), int(ctl[8]), int(ctl[1]))
             if i < n and self._stopped(deadline):
