@@ -141,17 +141,28 @@ def entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos):
     or -1 if unknown; its lower bound; whether it is a game end).
 
     The bound before the table: most nodes entered and not expanded are cut by it (3.7 per
-    expanded node in a grade's searches), and a probe of a large table is a memory access.  A
-    game end is told from the key, before the generator.
+    expanded node in a grade's searches), and a probe of a large table is a memory access; but
+    the table first where the bound is dear (below).  A game end is told from the key, before
+    the generator.
     """
+    if cmask[1] == 0:
+        # no card moves a stack, so the bound's reach analysis runs in full and costs more than
+        # the probe (plain rules, seed 1: 10.1-10.6 -> 8.4-9.1 s; with the standard cards the
+        # other order is 5-8% faster)
+        w = tt_lookup(tt, k0, k1, meta)
+        if w >= 0:
+            v = w & 255
+            if (w >> 8) == 1 or v >= beta:
+                return v, v, False
     lb = lower_bound(k0, k1, meta, cmask, cellrc, wk)
     if lb >= beta:
         return lb, lb, False
-    w = tt_lookup(tt, k0, k1, meta)
-    if w >= 0:
-        v = w & 255
-        if (w >> 8) == 1 or v >= beta:
-            return v, lb, False
+    if cmask[1] != 0:
+        w = tt_lookup(tt, k0, k1, meta)
+        if w >= 0:
+            v = w & 255
+            if (w >> 8) == 1 or v >= beta:
+                return v, lb, False
     return -1, lb, (meta & 2) == 0 and no_turn(k0, k1, meta, reach, wpos)
 
 
