@@ -13,10 +13,6 @@ from .table import tt_lookup, tt_prefetch, tt_store
 
 
 ETC_DEPTH = 4
-# A table of this many entries or more is mostly out of the caches: a node starts loading the slots of
-# the children it will look up (on smaller tables the hashing cost more than the loads saved:
-# 1,000 standard deals 0.0230 -> 0.0252 s a solve)
-PREFETCH_ENTRIES = 1 << 21
 GAME_END = 1 << 10  # added to a child's value in the child buffer while its node is set up: a game end
 MAXD = 40  # frames: at most 15 turns from 16 stacks, plus one after-Whale node
 FRAME_FIELDS = 13  # a frame's words (their layout is in search below)
@@ -136,6 +132,17 @@ def start_walk(fr, ctl, k0, k1, meta, beta, stop_at, near, floor, once):
 
 
 @njit(**HOT)
+def _stored(tt, k0, k1, meta, beta):
+    """The table's value for a key where it settles a node (exact, or a bound >= beta), else -1."""
+    w = tt_lookup(tt, k0, k1, meta)
+    if w >= 0:
+        v = w & 255
+        if (w >> 8) == 1 or v >= beta:
+            return v
+    return -1
+
+
+@njit(**HOT)
 def entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos):
     """What a node is known to be worth before it is expanded: (its value, or a bound >= beta,
     or -1 if unknown; its lower bound; whether it is a game end).
@@ -145,24 +152,21 @@ def entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos):
     the table first where the bound is dear (below).  A game end is told from the key, before
     the generator.
     """
-    if cmask[1] == 0:
-        # no card moves a stack, so the bound's reach analysis runs in full and costs more than
-        # the probe (plain rules, seed 1: 10.1-10.6 -> 8.4-9.1 s; with the standard cards the
-        # other order is 5-8% faster)
-        w = tt_lookup(tt, k0, k1, meta)
-        if w >= 0:
-            v = w & 255
-            if (w >> 8) == 1 or v >= beta:
-                return v, v, False
+    # where no card moves a stack (plain rules) the bound's reach analysis runs in full and costs
+    # more than the probe (plain seed 1: 10.1-10.6 -> 8.4-9.1 s); with the standard cards the
+    # bound first is 5-8% faster
+    table_first = cmask[1] == 0
+    if table_first:
+        v = _stored(tt, k0, k1, meta, beta)
+        if v >= 0:
+            return v, v, False
     lb = lower_bound(k0, k1, meta, cmask, cellrc, wk)
     if lb >= beta:
         return lb, lb, False
-    if cmask[1] != 0:
-        w = tt_lookup(tt, k0, k1, meta)
-        if w >= 0:
-            v = w & 255
-            if (w >> 8) == 1 or v >= beta:
-                return v, lb, False
+    if not table_first:
+        v = _stored(tt, k0, k1, meta, beta)
+        if v >= 0:
+            return v, lb, False
     return -1, lb, (meta & 2) == 0 and no_turn(k0, k1, meta, reach, wpos)
 
 
@@ -249,7 +253,6 @@ def search(
                     lo_b = INF
                     hi_b = 0
                     hit = -1
-                    far = tt.shape[0] >= PREFETCH_ENTRIES
                     for j in range(start, end):
                         # the generator gives the bound that the outcomes of a move or swap ability,
                         # or the Whale's half-steps, share (neither bound reads a cell)
@@ -259,8 +262,10 @@ def search(
                         if v < beta and (cmeta[j] & (PHASE_BIT | 2)) == 0 and no_turn(ck0[j], ck1[j], cmeta[j], reach,
                                                                                       wstk):
                             v = stack_count(ck0[j], ck1[j]) + GAME_END  # a game end: its exact value
-                        elif v < beta and far:
-                            # a child the bound leaves is looked up below or when it is entered
+                        elif v < beta:
+                            # a child the bound leaves is looked up below or when it is entered:
+                            # its slot starts loading now (on a table larger than the caches a
+                            # lookup waits as long as the rest of a node's work)
                             tt_prefetch(tt, ck0[j], ck1[j], cmeta[j])
                         clb[j] = v
                     for j in range(start, end):
