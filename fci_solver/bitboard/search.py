@@ -204,8 +204,11 @@ class Engine:
 
     def turn_counts(self, key) -> Counter:
         """Full-turn successor key -> how many of the listed turns reach it (after-Whale half-steps expanded)."""
+        kids = self.children(key)
+        if not any(ch[2] & K.PHASE_BIT for ch in kids):
+            return Counter(kids)  # no Whale half-step: one count per listed turn
         out = Counter()
-        for ch in self.children(key):
+        for ch in kids:
             if ch[2] & K.PHASE_BIT:
                 out.update(self.children(ch))
             else:
