@@ -474,19 +474,7 @@ class BitboardSolver:
         ``max_states`` or :attr:`cancel`.  ``probe``: a beam takes turns with it, and a line it
         finds ends the run."""
         walk = self._start(eng, key, beta, near_first, floor)
-        ran = 0
-        while True:
-            # a state budget is kept to the state, not to the chunk (grading gives some searches 2,000)
-            ran += self._step(walk, self.chunk if max_states is None else max(1, min(self.chunk, max_states - ran)))
-            if walk.status in (1, 2):
-                return walk.result()
-            found = self._probe_turn(probe, ran, max_states, beta, deadline)
-            if found is not None:
-                return found
-            if self.progress:
-                self.progress(self.states, walk.incumbent)
-            if self._stopped(deadline) or (max_states is not None and ran >= max_states):
-                return walk.result()
+        return self._in_turn([walk], self.chunk, beta, deadline, max_states, probe)
 
     def _run_both_orders(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None,
                          probe: _Probe | None = None):
@@ -499,10 +487,18 @@ class BitboardSolver:
         ``probe``: a beam looking for a line to ``beta - 1`` stacks or fewer also takes turns
         (:class:`_Probe`); a line it finds ends the run (:attr:`_Ran.line`)."""
         walks = [self._start(eng, key, beta, False), self._start(eng.twin(), key, beta, True)]
+        return self._in_turn(walks, self.slice, beta, deadline, max_states, probe)
+
+    def _in_turn(self, walks: list, step: int, beta: int, deadline: float | None, max_states: int | None,
+                 probe: _Probe | None) -> "_Ran":
+        """Run the walks in turn, ``step`` states each, then the beam's turn if it is due, until
+        one is done (its result), the beam finds a line, or the deadline, :attr:`cancel` or
+        ``max_states`` stops them (the result of the walk with the best line so far)."""
         ran = 0
         while True:
             for walk in walks:
-                ran += self._step(walk, self.slice if max_states is None else max(1, min(self.slice, max_states - ran)))
+                # a state budget is kept to the state, not to the step (grading gives some searches 2,000)
+                ran += self._step(walk, step if max_states is None else max(1, min(step, max_states - ran)))
                 if walk.status in (1, 2):
                     return walk.result()
             found = self._probe_turn(probe, ran, max_states, beta, deadline)
