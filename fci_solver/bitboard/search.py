@@ -383,7 +383,7 @@ class BitboardSolver:
         # does the perfect-play graph, whose searches were slower with one (optimal_graph).
         self.once = True
         # the widths of the beam that takes turns with a solve's searches (() for none)
-        self.beam = BEAM_WIDTHS
+        self.beam_widths = BEAM_WIDTHS
 
     @property
     def max_entries(self) -> int:
@@ -669,7 +669,7 @@ class BitboardSolver:
 
     def _probe(self, eng: Engine, root, beta: int) -> _Probe | None:
         """A beam for a line from ``root`` to ``beta - 1`` stacks or fewer, unless switched off."""
-        return _Probe(Beam(eng, root, beta - 1), self.beam) if self.beam else None
+        return _Probe(Beam(eng, root, beta - 1), self.beam_widths) if self.beam_widths else None
 
     def _first_beta(self, proven: int) -> int:
         """The first pass's window: one above the proven bound, or with ``stop_at`` one above it,
