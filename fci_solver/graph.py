@@ -32,10 +32,10 @@ from functools import lru_cache
 
 import networkx as nx
 
-from .cards import EFFECTS, CardTable, standard_cards
+from .cards import CardTable, standard_cards
 from .errors import FciError
 from .interrupt import check as check_interrupt
-from .position import Position, position_text
+from .position import Position, position_text, sea_list
 from . import rules
 
 DEFAULT_MAX_NODES = 1_000_000
@@ -111,24 +111,19 @@ def describe_node(G: nx.DiGraph, board, key, depth: int) -> None:
     describes every node it finds (172,000 for an expert puzzle), and making each a position
     first cost twice as much.  The text is the same as :func:`position_text` and
     :func:`node_label` write (a test compares them)."""
+    from .bitboard.search import key_pending, key_tops
+
     names, places, board_line, n_rows, n_cols = _layout(board)
-    k0, k1, meta = (int(x) for x in key)
-    stacks = []  # (cell index, card, stacked), in cell order as a position lists them
-    for card in range(16):
-        code = ((k0 if card < 8 else k1) >> (8 * (card % 8))) & 255
-        if code:
-            stacks.append(((code - 1) >> 1, card, (code - 1) & 1))
-    stacks.sort()
-    shark, whale = bool(meta & 1), bool(meta & 2)
-    pend = (meta >> 2) & 7
-    pending = EFFECTS[pend - 1] if pend else None
+    stacks = sorted(key_tops(key))  # in cell order, as a position lists them
+    shark, whale = bool(int(key[2]) & 1), bool(int(key[2]) & 2)
+    pending = key_pending(key)
     rows: dict = {}
     cells = {}
     for i, card, stacked in stacks:
         top = f"{card}*" if stacked else str(card)
         rows.setdefault(places[i][0], []).append(top)
         cells[places[i]] = f"{card}:2".rjust(4) if stacked else str(card).rjust(4)
-    sea = " ".join(x for x, on in (("shark", shark), ("whale", whale)) if on) or "none"
+    sea = " ".join(sea_list(shark, whale)) or "none"
     grid = "\n".join(" ".join(cells.get((r, c), "   .") for c in range(n_cols)) for r in range(n_rows))
     extra = [x for x in (shark and "shark", whale and "whale", pending) if x]
     G.nodes[node_id(key)].update(

@@ -102,12 +102,12 @@ def geometry(board: Board):
                 k += 1
             dstart[i, d] = k
     # per cell: row, column, and the cells within distance 2 (itself included) as a two-word mask
-    cellrc = np.zeros((n, 4), np.int64)
+    near = np.zeros((n, 2), np.uint64)
     for i, a in enumerate(cells):
-        cellrc[i, :2] = a
         for j in range(n):
             if rules.distance(a, cells[j]) <= 2:
-                cellrc[i, 2 + j // 64] |= np.int64(1 << (j % 64)) if j % 64 < 63 else np.int64(-1 << 63)
+                near[i, j // 64] |= np.uint64(1 << (j % 64))
+    cellrc = np.concatenate([np.array(cells, np.int64).reshape(n, 2), near.view(np.int64)], axis=1)
     return prey, mid, reach, bydist, dstart, maxd, cellrc
 
 
@@ -149,16 +149,28 @@ def key_of(pos: Position, after_whale: bool = False) -> tuple[int, int, int]:
     return k[0], k[1], meta
 
 
-def position_of(board: Board, key) -> Position:
-    """A key back to a position (heights are 1 or 2: only stacked-or-not is in a key)."""
-    k0, k1, meta = (int(x) for x in key)
-    stacks = []
+def key_tops(key) -> list[tuple[int, int, int]]:
+    """A key's stacks as (cell index, card, stacked), in card order."""
+    k0, k1 = int(key[0]), int(key[1])
+    tops = []
     for card in range(16):
         code = ((k0 if card < 8 else k1) >> (8 * (card % 8))) & 255
         if code:
-            stacks.append(Stack(board.cell((code - 1) >> 1), card, 2 if (code - 1) & 1 else 1))
-    pend = (meta >> 2) & 7
-    return Position(board, tuple(stacks), bool(meta & 1), bool(meta & 2), EFFECTS[pend - 1] if pend else None)
+            tops.append(((code - 1) >> 1, card, (code - 1) & 1))
+    return tops
+
+
+def key_pending(key) -> str | None:
+    """A key's pending effect."""
+    pend = (int(key[2]) >> 2) & 7
+    return EFFECTS[pend - 1] if pend else None
+
+
+def position_of(board: Board, key) -> Position:
+    """A key back to a position (heights are 1 or 2: only stacked-or-not is in a key)."""
+    meta = int(key[2])
+    stacks = tuple(Stack(board.cell(i), card, 2 if stacked else 1) for i, card, stacked in key_tops(key))
+    return Position(board, stacks, bool(meta & 1), bool(meta & 2), key_pending(key))
 
 
 class Engine:
