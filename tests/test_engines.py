@@ -497,6 +497,33 @@ def test_a_beam_finds_the_line_a_depth_first_search_looks_long_for():
     assert BitboardSolver(CARDS).value(eng, root, 2, max_states=20_000, near_first=False) is None  # still searching
 
 
+@given(st.lists(st.integers(0, 3 * 4096), max_size=300))
+def test_a_beams_children_are_taken_in_the_order_of_a_stable_sort_by_score(scores):
+    import numpy as np
+    from fci_solver.bitboard.kernels.beam import score_order
+
+    score = np.array(scores + [7, 7], np.int64)  # the two after the last are not to be sorted
+    assert score_order(score, len(scores)).tolist() == np.argsort(score[:len(scores)], kind="stable").tolist()
+
+
+def test_a_solve_on_two_threads_goes_on_with_the_beam_its_head_start_began(monkeypatch):
+    # Deal 520: the head start gives the beam its width 16, which finds nothing; the threads'
+    # pass asks the same question, so its beam goes on at width 64 rather than at 16 again.
+    from fci_solver.bitboard.probe import Beam
+    from fci_solver.bitboard.search import load_search_kernels
+    from fci_solver.position import Deal
+
+    load_search_kernels()  # its warm-up runs a beam too
+    widths = []
+    line = Beam.line
+    monkeypatch.setattr(Beam, "line", lambda self, width, *a: widths.append(width) or line(self, width, *a))
+    pos = Deal.random("standard", 520).position(2, False, False)
+    s = BitboardSolver(CARDS, jobs=2)
+    s.head_start, s.chunk, s.slice = (3, 1e9), 2000, 1  # a state of each order, the beam (16), one more
+    r = s.solve(pos)
+    assert widths == [16, 64] and r.exact and r.min_remaining == 1
+
+
 def test_on_two_threads_the_beam_takes_its_turns_in_one_of_them(monkeypatch):
     # Deal 520 again: its line comes from the beam, not from either thread's depth-first search
     from fci_solver.bitboard.probe import Beam

@@ -335,23 +335,35 @@ class _Ran(NamedTuple):
 
 
 class _Probe:
-    """A beam's turns among a search's (see :data:`BEAM_SHARE`): each call after a search has
-    spent ``searched`` states in all runs the next width if the beam's share allows it.
-    ``others()``: the states other threads have spent on the same question meanwhile."""
+    """A beam's turns among a search's (see :data:`BEAM_SHARE`): each call, told the states a
+    search has spent since the last, runs the next width if the beam's share allows it.  One
+    probe serves every run, pass and thread that asks the same question (the same root and
+    target), so a wider beam follows a narrower one whoever runs it; ``others()``: the states
+    other threads spend on the question meanwhile."""
 
     def __init__(self, beam: Beam, widths, others=lambda: 0):
         self.beam = beam
         self.widths = list(widths)
         self.others = others
+        self.searched = 0  # states the searches it took turns with have spent, this thread's and others' before
+
+    def rejoin(self, others=lambda: 0) -> "_Probe":
+        """The probe handed to a new pass: the other threads' states so far stay counted."""
+        self.searched += self.others()
+        self.others = others
+        return self
 
     def turn(self, searched: int, stopped) -> tuple[int, list | None]:
-        """(positions the beam expanded now, the line it found or None)."""
+        """(positions the beam expanded now, the line it found or None); ``searched``: the states
+        spent since the last call.  A width that ``stopped`` cut short is run again next turn."""
         beam = self.beam
-        searched += self.others()
-        if not self.widths or beam.children > BEAM_SHARE * BEAM_CHILDREN_PER_STATE * searched:
+        self.searched += searched
+        if not self.widths or beam.children > BEAM_SHARE * BEAM_CHILDREN_PER_STATE * (self.searched + self.others()):
             return 0, None
         before = beam.states
-        line = beam.line(self.widths.pop(0), stopped)
+        line = beam.line(self.widths[0], stopped)
+        if line is not None or not stopped():
+            self.widths.pop(0)
         return beam.states - before, line
 
 
@@ -396,6 +408,7 @@ class BitboardSolver:
         self.once = True
         # the widths of the beam that takes turns with a solve's searches (() for none)
         self.beam_widths = BEAM_WIDTHS
+        self._last_probe = None  # ((root, beta), _Probe) of the last pass
 
     @property
     def max_entries(self) -> int:
@@ -506,14 +519,15 @@ class BitboardSolver:
         """Run the walks in turn, ``step`` states each, then the beam's turn if it is due, until
         one is done (its result), the beam finds a line, or the deadline, :attr:`cancel` or
         ``max_states`` stops them (the result of the walk with the best line so far)."""
-        ran = 0
+        ran = told = 0
         while True:
             for walk in walks:
                 # a state budget is kept to the state, not to the step (grading gives some searches 2,000)
                 ran += self._step(walk, step if max_states is None else max(1, min(step, max_states - ran)))
                 if walk.status in (1, 2):
                     return walk.result()
-            found = self._probe_turn(probe, ran, max_states, beta, deadline)
+            found = self._probe_turn(probe, ran - told, ran, max_states, beta, deadline)
+            told = ran
             if found is not None:
                 return found
             if self.progress:
@@ -522,14 +536,14 @@ class BitboardSolver:
             if self._stopped(deadline) or (max_states is not None and ran >= max_states):
                 return min(walks, key=lambda w: w.ctl[5]).result()
 
-    def _probe_turn(self, probe: _Probe | None, searched: int, max_states: int | None, beta: int,
+    def _probe_turn(self, probe: _Probe | None, new: int, searched: int, max_states: int | None, beta: int,
                     deadline: float | None) -> _Ran | None:
         """The beam's turn, if there is a beam and its turn is due within the state budget (looked
-        at before a turn, not during it): its positions count as states; the run's end when it
-        found a line."""
+        at before a turn, not during it), after ``new`` more states of a run that has spent
+        ``searched``: its positions count as states; the run's end when it found a line."""
         if probe is None or (max_states is not None and searched >= max_states):
             return None
-        expanded, line = probe.turn(searched, lambda: self._stopped(deadline))
+        expanded, line = probe.turn(new, lambda: self._stopped(deadline))
         self.states += expanded
         return None if line is None else _Ran(1, beta - 1, beta - 1, None, line)
 
@@ -596,7 +610,10 @@ class BitboardSolver:
         """The exact minimum from ``key``, proven as :meth:`solve` proves it (null-window passes,
         both move orders and the beam in turn, over this solver's table); None when ``deadline``
         or ``max_states`` comes first."""
-        status, value, *_ = self._passes(eng, key, deadline, max_states)
+        try:
+            status, value, *_ = self._passes(eng, key, deadline, max_states)
+        finally:
+            self._last_probe = None
         return value if status == 1 else None
 
     def _tt(self, key):
@@ -607,6 +624,12 @@ class BitboardSolver:
         return (int(w & 255), (w >> 8) == 1) if w >= 0 else None
 
     def solve(self, pos: Position) -> SolveResult:
+        try:
+            return self._solve(pos)
+        finally:
+            self._last_probe = None  # its beam's buffers (up to a few hundred MB) go with it
+
+    def _solve(self, pos: Position) -> SolveResult:
         load_search_kernels()
         t0 = time.perf_counter()
         eng = Engine(pos.board, self.cards)
@@ -619,7 +642,7 @@ class BitboardSolver:
             head = t0 + seconds if deadline is None else min(deadline, t0 + seconds)
             status, value, proven, beta, best_inc, best_path, line = self._passes(eng, root, head, states)
             if status == 0 and not self._stopped(deadline):
-                found = self._threads(eng, root, deadline)
+                found = self._threads(eng, root, deadline, proven)
                 if found is not None:
                     return self._result(pos, t0, *found)
         else:
@@ -680,8 +703,17 @@ class BitboardSolver:
         return status, value, proven, beta, best_inc, best_path, None
 
     def _probe(self, eng: Engine, root, beta: int) -> _Probe | None:
-        """A beam for a line from ``root`` to ``beta - 1`` stacks or fewer, unless switched off."""
-        return _Probe(Beam(eng, root, beta - 1), self.beam_widths) if self.beam_widths else None
+        """A beam for a line from ``root`` to ``beta - 1`` stacks or fewer, unless switched off:
+        the one the last pass on the same question used, if any (a solve's head start, its
+        threads' passes, Lazy SMP's and then the split's, go on with one beam)."""
+        if not self.beam_widths:
+            return None
+        last = self._last_probe
+        if last is not None and last[0] == (root, beta):
+            return last[1].rejoin()
+        probe = _Probe(Beam(eng, root, beta - 1), self.beam_widths)
+        self._last_probe = ((root, beta), probe)
+        return probe
 
     def _first_beta(self, proven: int) -> int:
         """The first pass's window: one above the proven bound, or with ``stop_at`` one above it,
@@ -700,13 +732,13 @@ class BitboardSolver:
         return SolveResult(pos, value, low, line, positions, exact, self.states, time.perf_counter() - t0, "bitboard",
                            {**(extra or {"jobs": self.jobs}), "compile_seconds": round(compile_seconds, 3)})
 
-    def _threads(self, eng: Engine, root, deadline):
+    def _threads(self, eng: Engine, root, deadline, proven: int):
         """The null-window passes of :meth:`solve` on ``jobs`` threads, each with its own engine,
         all sharing this solver's table (the kernels release the GIL): what one thread proves, the
         others find when they reach it.  A pass is shared out as :attr:`parallel` says
         (:meth:`_split_pass`, :meth:`_lazy_pass`, or "auto": the one for :attr:`lazy_seconds`,
-        then the other).  Returns (keys, value, lower bound, exact), or None when the root has no
-        turn (the serial search handles it)."""
+        then the other), from the bound ``proven`` (the head start's).  Returns (keys, value, lower
+        bound, exact), or None when the root has no turn (the serial search handles it)."""
         kids = eng.children(root)
         if not kids:
             return None
@@ -722,7 +754,6 @@ class BitboardSolver:
         split = self.parallel == "split"
         lazy_until = time.perf_counter() + self.lazy_seconds if self.parallel == "auto" else None
         try:
-            proven = eng.lower_bound(root)
             beta = self._first_beta(proven)
             while True:
                 if split:
@@ -849,6 +880,8 @@ class BitboardSolver:
                 t.join(0.1)
                 if self.progress:
                     self.progress(self.states + sum(s.states for _, s in workers), None)
+        if self._last_probe is not None:
+            self._last_probe[1].rejoin()  # the other threads' states still count for the beam's next turn
         self.states += sum(s.states for _, s in workers)
         for _, s in workers:
             s.states = 0
