@@ -1,5 +1,7 @@
 """The numba engine agrees with the reference engine on many random positions."""
 
+import threading
+
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
@@ -520,8 +522,31 @@ def test_a_solve_on_two_threads_goes_on_with_the_beam_its_head_start_began(monke
     pos = Deal.random("standard", 520).position(2, False, False)
     s = BitboardSolver(CARDS, jobs=2)
     s.head_start, s.chunk, s.slice = (3, 1e9), 2000, 1  # a state of each order, the beam (16), one more
+    s.aside_beam = False  # its widths in turn with the head start's search
     r = s.solve(pos)
     assert widths == [16, 64] and r.exact and r.min_remaining == 1
+
+
+def test_on_two_threads_the_head_start_waits_for_the_beam_on_the_other_core(monkeypatch):
+    # Deal 520: the beam runs its widths on a thread of its own, one after another, while the
+    # head start searches; the head start's budget is spent at once, but it lasts until the beam
+    # is done, and the beam's line at width 64 ends the solve before the threads' passes.
+    from fci_solver.bitboard.probe import Beam
+    from fci_solver.bitboard.search import load_search_kernels
+    from fci_solver.position import Deal
+
+    load_search_kernels()
+    widths, threads = [], []
+    line = Beam.line
+    monkeypatch.setattr(Beam, "line", lambda self, width, *a: widths.append((width, threading.current_thread()))
+                        or line(self, width, *a))
+    monkeypatch.setattr(BitboardSolver, "_threads", lambda self, *a: threads.append(a))
+    pos = Deal.random("standard", 520).position(2, False, False)
+    s = BitboardSolver(CARDS, jobs=2)
+    s.head_start = (1, 0.0)
+    r = s.solve(pos)
+    assert [w for w, _ in widths] == [16, 64] and all(t is not threading.main_thread() for _, t in widths)
+    assert not threads and r.exact and r.min_remaining == 1 and len(replay_end(pos, r.line)) == 1
 
 
 def test_on_two_threads_the_beam_takes_its_turns_in_one_of_them(monkeypatch):
@@ -535,6 +560,7 @@ def test_on_two_threads_the_beam_takes_its_turns_in_one_of_them(monkeypatch):
     pos = Deal.random("standard", 520).position(2, False, False)
     s = BitboardSolver(CARDS, jobs=2)
     s.head_start, s.chunk = (1, 1e9), 2000  # the threads from the first state, the beam's turn often
+    s.aside_beam = False  # not on a core of its own during the head start
     r = s.solve(pos)
     assert found and found[-1] is not None
     assert r.exact and r.min_remaining == 1 and len(replay_end(pos, r.line)) == 1

@@ -187,14 +187,19 @@ class Engine:
         self.work = np.empty(K.search_work_size(self.bydist.shape[0]), np.int64)
 
     def twin(self) -> "Engine":
-        """An engine for the same board and cards with its own buffers (a second search at once)."""
+        """An engine for the same board and cards with its own buffers (a second search at
+        once), the same one each call."""
         if self._twin is None:
-            t = copy.copy(self)
-            t._buf, t._twin = None, None
-            t._wk = np.empty(K.WORK, np.int64)
-            t.work = np.empty_like(self.work)
-            self._twin = t
+            self._twin = self.copy()
         return self._twin
+
+    def copy(self) -> "Engine":
+        """A new engine for the same board and cards, its tables shared, its buffers its own."""
+        t = copy.copy(self)
+        t._buf, t._twin = None, None
+        t._wk = np.empty(K.WORK, np.int64)
+        t.work = np.empty_like(self.work)
+        return t
 
     def buffers(self, cap: int = CHILD_CAP):
         if self._buf is None or self._buf[0].shape[0] < cap:
@@ -339,13 +344,23 @@ class _Probe:
     search has spent since the last, runs the next width if the beam's share allows it.  One
     probe serves every run, pass and thread that asks the same question (the same root and
     target), so a wider beam follows a narrower one whoever runs it; ``others()``: the states
-    other threads spend on the question meanwhile."""
+    other threads spend on the question meanwhile.
+
+    With ``aside`` (a solve's head start on more than one thread, while the search leaves a core
+    idle) the first call starts the widths on a thread of their own, one after another without
+    waiting for turns, and later calls collect what it found; :meth:`pause` stops it."""
 
     def __init__(self, beam: Beam, widths, others=lambda: 0):
         self.beam = beam
         self.widths = list(widths)
         self.others = others
         self.searched = 0  # states the searches it took turns with have spent, this thread's and others' before
+        self.aside = False
+        self._thread: threading.Thread | None = None
+        self._halt = threading.Event()
+        self._found: list | None = None  # the aside thread's line, not yet collected
+        self._error: BaseException | None = None
+        self._told = 0  # the beam's positions already reported
 
     def rejoin(self, others=lambda: 0) -> "_Probe":
         """The probe handed to a new pass: the other threads' states so far stay counted."""
@@ -353,18 +368,53 @@ class _Probe:
         self.others = others
         return self
 
+    @property
+    def busy(self) -> bool:
+        """Its beam runs aside."""
+        return self._thread is not None and self._thread.is_alive()
+
     def turn(self, searched: int, stopped) -> tuple[int, list | None]:
-        """(positions the beam expanded now, the line it found or None); ``searched``: the states
-        spent since the last call.  A width that ``stopped`` cut short is run again next turn."""
-        beam = self.beam
+        """(positions the beam expanded since the last call, the line it found or None);
+        ``searched``: the states spent since the last call.  A width that ``stopped`` cut short
+        is run again next turn."""
         self.searched += searched
-        if not self.widths or beam.children > BEAM_SHARE * BEAM_CHILDREN_PER_STATE * (self.searched + self.others()):
-            return 0, None
-        before = beam.states
-        line = beam.line(self.widths[0], stopped)
+        if self.aside:
+            if self._thread is None and self._found is None and self.widths:
+                self._start(stopped)
+        elif self.widths and self.beam.children <= BEAM_SHARE * BEAM_CHILDREN_PER_STATE * (self.searched + self.others()):
+            self._width(stopped)
+        if self._error is not None:
+            raise self._error
+        expanded, self._told = self.beam.states - self._told, self.beam.states
+        line, self._found = self._found, None
+        return expanded, line
+
+    def pause(self) -> None:
+        """Stop the aside thread (within one of its levels) and wait for it."""
+        if self._thread is not None:
+            self._halt.set()
+            self._thread.join()
+            self._thread = None
+            self._halt.clear()
+
+    def _start(self, stopped) -> None:
+        def run() -> None:
+            try:
+                while self.widths and self._found is None and not halted():
+                    self._width(halted)
+            except BaseException as e:  # raised in the search's thread at its next turn
+                self._error = e
+
+        halted = lambda: self._halt.is_set() or stopped()  # noqa: E731
+        self._thread = threading.Thread(target=run, daemon=True)
+        self._thread.start()
+
+    def _width(self, stopped) -> None:
+        """The next width; it stays next if ``stopped`` cut it short."""
+        line = self.beam.line(self.widths[0], stopped)
         if line is not None or not stopped():
             self.widths.pop(0)
-        return beam.states - before, line
+        self._found = line
 
 
 class BitboardSolver:
@@ -409,6 +459,10 @@ class BitboardSolver:
         # the widths of the beam that takes turns with a solve's searches (() for none)
         self.beam_widths = BEAM_WIDTHS
         self._last_probe = None  # ((root, beta), _Probe) of the last pass
+        # jobs > 1: during the head start, which searches on one thread, the beam runs all its
+        # widths on the other core, and the head start lasts until it is done (gap seeds 348 and
+        # 848: the line at width 4,096, 1.0-1.1 s on one thread, 0.45 s on two; RESULTS.md)
+        self.aside_beam = True
 
     @property
     def max_entries(self) -> int:
@@ -502,7 +556,7 @@ class BitboardSolver:
         return self._in_turn([walk], self.chunk, beta, deadline, max_states, probe)
 
     def _run_both_orders(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None,
-                         probe: _Probe | None = None):
+                         probe: _Probe | None = None, until: float | None = None):
         """:meth:`_run` with both move orders on one thread, a slice of states each in turn, over
         one table: whichever order reaches the answer first gives it (the other's work stays in
         the table).  On the slowest deals one order is often 10-50 times faster than the other,
@@ -510,38 +564,45 @@ class BitboardSolver:
         faster one alone, less where the other's entries help it.
 
         ``probe``: a beam looking for a line to ``beta - 1`` stacks or fewer also takes turns
-        (:class:`_Probe`); a line it finds ends the run (:attr:`_Ran.line`)."""
+        (:class:`_Probe`); a line it finds ends the run (:attr:`_Ran.line`).  ``until``: as
+        :meth:`_in_turn` says."""
         walks = [self._start(eng, key, beta, False), self._start(eng.twin(), key, beta, True)]
-        return self._in_turn(walks, self.slice, beta, deadline, max_states, probe)
+        return self._in_turn(walks, self.slice, beta, deadline, max_states, probe, until)
 
     def _in_turn(self, walks: list, step: int, beta: int, deadline: float | None, max_states: int | None,
-                 probe: _Probe | None) -> "_Ran":
+                 probe: _Probe | None, until: float | None = None) -> "_Ran":
         """Run the walks in turn, ``step`` states each, then the beam's turn if it is due, until
-        one is done (its result), the beam finds a line, or the deadline, :attr:`cancel` or
-        ``max_states`` stops them (the result of the walk with the best line so far)."""
+        one is done (its result), the beam finds a line, or the deadline, :attr:`cancel`,
+        ``max_states`` or the time ``until`` stops them (the result of the walk with the best line
+        so far); the last two wait for a beam that runs aside."""
         ran = told = 0
-        while True:
-            for walk in walks:
-                # a state budget is kept to the state, not to the step (grading gives some searches 2,000)
-                ran += self._step(walk, step if max_states is None else max(1, min(step, max_states - ran)))
-                if walk.status in (1, 2):
-                    return walk.result()
-            found = self._probe_turn(probe, ran - told, ran, max_states, beta, deadline)
-            told = ran
-            if found is not None:
-                return found
-            if self.progress:
-                found = [w.incumbent for w in walks if w.incumbent is not None]
-                self.progress(self.states, min(found) if found else None)
-            if self._stopped(deadline) or (max_states is not None and ran >= max_states):
-                return min(walks, key=lambda w: w.ctl[5]).result()
+        try:
+            while True:
+                for walk in walks:
+                    # a state budget is kept to the state, not to the step (grading gives some searches 2,000)
+                    ran += self._step(walk, step if max_states is None else max(1, min(step, max_states - ran)))
+                    if walk.status in (1, 2):
+                        return walk.result()
+                found = self._probe_turn(probe, ran - told, ran, max_states, beta, deadline)
+                told = ran
+                if found is not None:
+                    return found
+                if self.progress:
+                    found = [w.incumbent for w in walks if w.incumbent is not None]
+                    self.progress(self.states, min(found) if found else None)
+                spent = (max_states is not None and ran >= max_states) or (until is not None and time.perf_counter() > until)
+                if self._stopped(deadline) or (spent and not (probe is not None and probe.busy)):
+                    return min(walks, key=lambda w: w.ctl[5]).result()
+        finally:
+            if probe is not None:
+                probe.pause()
 
     def _probe_turn(self, probe: _Probe | None, new: int, searched: int, max_states: int | None, beta: int,
                     deadline: float | None) -> _Ran | None:
         """The beam's turn, if there is a beam and its turn is due within the state budget (looked
         at before a turn, not during it), after ``new`` more states of a run that has spent
         ``searched``: its positions count as states; the run's end when it found a line."""
-        if probe is None or (max_states is not None and searched >= max_states):
+        if probe is None or (max_states is not None and searched >= max_states and not probe.aside):
             return None
         expanded, line = probe.turn(new, lambda: self._stopped(deadline))
         self.states += expanded
@@ -638,9 +699,10 @@ class BitboardSolver:
         deadline = t0 + self.time_limit if self.time_limit else None
         if self.jobs > 1:
             # what the head start proved stays in the table
+            # the beam runs on the other core meanwhile, and the head start lasts until it is done
             states, seconds = self.head_start
-            head = t0 + seconds if deadline is None else min(deadline, t0 + seconds)
-            status, value, proven, beta, best_inc, best_path, line = self._passes(eng, root, head, states)
+            status, value, proven, beta, best_inc, best_path, line = self._passes(eng, root, deadline, states,
+                                                                                  t0 + seconds, self.aside_beam)
             if status == 0 and not self._stopped(deadline):
                 found = self._threads(eng, root, deadline, proven)
                 if found is not None:
@@ -670,13 +732,15 @@ class BitboardSolver:
         return self._result(pos, t0, keys, value if exact else None, low, exact,
                             {"table_entries": int(self.table.shape[0]), "table_used": self.used})
 
-    def _passes(self, eng: Engine, root, deadline, max_states: int | None = None):
+    def _passes(self, eng: Engine, root, deadline, max_states: int | None = None, until: float | None = None,
+                aside: bool = False):
         """Null-window passes: first ask "can the lower bound be reached?", then one more stack, ...
         A pass that fails proves a lower bound; most deals reach their bound, so the first pass
         searches with the tightest pruning and stops at the first line that gets there.
         Returns (status, value, proven bound, last beta, best incumbent, its path, a line's keys
-        that a beam found, or None); status 0 when the deadline or ``max_states`` (over all
-        passes) stopped it."""
+        that a beam found, or None); status 0 when the deadline, or ``max_states`` (over all
+        passes) or the time ``until`` stopped it.  ``aside``: the beam runs on a thread of its
+        own, and the last two wait for it (see :class:`_Probe`)."""
         proven = eng.lower_bound(root)  # no line ends with fewer stacks
         beta = self._first_beta(proven)
         best_inc, best_path = K.INF, None
@@ -684,7 +748,7 @@ class BitboardSolver:
         while True:
             left = None if max_states is None else max(1, max_states - (self.states - start))
             if self.slice:
-                ran = self._run_both_orders(eng, root, beta, deadline, left, self._probe(eng, root, beta))
+                ran = self._run_both_orders(eng, root, beta, deadline, left, self._probe(eng, root, beta, aside), until)
                 if ran.line is not None:
                     # down to the proven bound the line proves the minimum, else it answers stop_at
                     return (1 if ran.value == proven else 2), ran.value, proven, beta, ran.value, None, ran.line
@@ -702,17 +766,20 @@ class BitboardSolver:
                 break
         return status, value, proven, beta, best_inc, best_path, None
 
-    def _probe(self, eng: Engine, root, beta: int) -> _Probe | None:
+    def _probe(self, eng: Engine, root, beta: int, aside: bool = False) -> _Probe | None:
         """A beam for a line from ``root`` to ``beta - 1`` stacks or fewer, unless switched off:
         the one the last pass on the same question used, if any (a solve's head start, its
-        threads' passes, Lazy SMP's and then the split's, go on with one beam)."""
+        threads' passes, Lazy SMP's and then the split's, go on with one beam); ``aside``: on a
+        thread of its own (with an engine of its own)."""
         if not self.beam_widths:
             return None
         last = self._last_probe
         if last is not None and last[0] == (root, beta):
-            return last[1].rejoin()
-        probe = _Probe(Beam(eng, root, beta - 1), self.beam_widths)
-        self._last_probe = ((root, beta), probe)
+            probe = last[1].rejoin()
+        else:
+            probe = _Probe(Beam(eng.copy() if aside else eng, root, beta - 1), self.beam_widths)
+            self._last_probe = ((root, beta), probe)
+        probe.aside = aside
         return probe
 
     def _first_beta(self, proven: int) -> int:
