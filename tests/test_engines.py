@@ -566,6 +566,26 @@ def test_on_two_threads_the_beam_takes_its_turns_in_one_of_them(monkeypatch):
     assert r.exact and r.min_remaining == 1 and len(replay_end(pos, r.line)) == 1
 
 
+def test_an_error_in_one_thread_of_a_parallel_solve_stops_the_solve(monkeypatch):
+    # A child buffer overflow in the second thread is an error, raised by solve(): not a
+    # traceback on stderr while the first thread goes on to answer as if nothing happened.
+    from fci_solver.errors import FciError
+    from fci_solver.position import Deal
+
+    run = BitboardSolver._run
+
+    def failing(self, eng, key, beta, deadline, max_states=None, near_first=None, **kw):
+        if near_first:  # the Lazy SMP thread with the other move order
+            raise FciError("the child buffer overflowed (a node with too many turns)")
+        return run(self, eng, key, beta, deadline, max_states, near_first, **kw)
+
+    monkeypatch.setattr(BitboardSolver, "_run", failing)
+    s = BitboardSolver(CARDS, jobs=2)
+    s.head_start, s.aside_beam, s.parallel = (1, 0.0), False, "lazy"
+    with pytest.raises(FciError, match="overflowed"):
+        s.solve(Deal.random("standard", 520).position(2, False, False))
+
+
 @pytest.mark.parametrize("seed, parallel", [(3, "lazy"), (5, "split"), (417, "lazy"), (3, "auto")])
 def test_a_parallel_solve_of_a_full_deal_agrees(seed, parallel):
     from fci_solver.position import Deal

@@ -884,7 +884,7 @@ class BitboardSolver:
                     else:
                         bounds.append(v)
 
-        self._join([threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)], workers)
+        self._join(work, workers)
         if lines:
             return self._ended(workers[0][0], lines[0])
         if found:
@@ -914,7 +914,7 @@ class BitboardSolver:
                 first.append((ran.value, w, ran.line))
             stop.set()
 
-        self._join([threading.Thread(target=work, args=(w,), daemon=True) for w in range(self.jobs)], workers)
+        self._join(work, workers)
         if not first:
             return None, None
         v, w, line = first[0]
@@ -938,8 +938,22 @@ class BitboardSolver:
             probe.others = lambda: sum(o.states for _, o in workers[1:])
         return probe
 
-    def _join(self, threads: list, workers: list) -> None:
-        """Run the threads to the end, the main thread free for Ctrl-C; their states count as ours."""
+    def _join(self, work, workers: list) -> None:
+        """Run ``work(w)`` for every worker on a thread of its own to the end, the main thread
+        free for Ctrl-C; their states count as ours.  An error in one thread stops the others
+        and is raised here (a child buffer overflow is an error, not a pass out of time)."""
+        errors: list = []
+
+        def guarded(w: int) -> None:
+            try:
+                work(w)
+            except BaseException as e:  # noqa: BLE001 - raised in the main thread below
+                errors.append(e)
+                for _, s in workers:
+                    if s.cancel is not None:
+                        s.cancel.set()
+
+        threads = [threading.Thread(target=guarded, args=(w,), daemon=True) for w in range(self.jobs)]
         for t in threads:
             t.start()
         for t in threads:
@@ -952,6 +966,8 @@ class BitboardSolver:
         self.states += sum(s.states for _, s in workers)
         for _, s in workers:
             s.states = 0
+        if errors:
+            raise errors[0]
 
     @staticmethod
     def _play_out(eng: Engine, key, keys: list) -> list:
