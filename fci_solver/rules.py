@@ -132,28 +132,32 @@ def _cells_at(board, cell: Cell, lo: int, hi: int | None) -> tuple[Cell, ...]:
     return tuple(c for c in board.cells if lo <= distance(cell, c) and (hi is None or distance(cell, c) <= hi))
 
 
-def _move_targets(pos: Position, s: Stack, lo: int, hi: int | None) -> list[Cell]:
-    return [c for c in _cells_at(pos.board, s.cell, lo, hi) if pos.at(c) is None]
+def _move_targets(pos: Position, s: Stack, lo: int, hi: int | None) -> Iterator[Cell]:
+    return (c for c in _cells_at(pos.board, s.cell, lo, hi) if pos.at(c) is None)
 
 
 def ability_actions(ts: TurnState, cards: CardTable) -> list[Action]:
     """The ways to carry out (the rest of) the predator's ability; empty when it cannot be."""
+    return list(_ability_actions(ts, cards))
+
+
+def _ability_actions(ts: TurnState, cards: CardTable) -> Iterator[Action]:
+    # a generator, so that whether there is any way at all (_settle) costs the first one only
     card = cards[ts.predator]
     pos = ts.pos
     if card.ability == "move":
         if ts.moves_left <= 0:
-            return []
+            return
         if card.who == "self":
             movers = [s for s in pos.stacks if s.card == ts.predator]
         else:
             movers = [s for s in pos.stacks if s.card not in ts.moved]
-        return [Move(s.cell, to) for s in movers for to in _move_targets(pos, s, card.min, card.max)]
-    if card.ability == "discard" and ts.moves_left > 0:
-        return [Discard(s.cell) for s in pos.stacks if not s.stacked]
-    if card.ability == "swap" and ts.moves_left > 0:
+        yield from (Move(s.cell, to) for s in movers for to in _move_targets(pos, s, card.min, card.max))
+    elif card.ability == "discard" and ts.moves_left > 0:
+        yield from (Discard(s.cell) for s in pos.stacks if not s.stacked)
+    elif card.ability == "swap" and ts.moves_left > 0:
         st = pos.stacks
-        return [Swap(a.cell, b.cell) for i, a in enumerate(st) for b in st[i + 1:]]
-    return []
+        yield from (Swap(a.cell, b.cell) for i, a in enumerate(st) for b in st[i + 1:])
 
 
 def _start_ability(ts: TurnState, cards: CardTable) -> TurnState:
@@ -168,7 +172,7 @@ def _raccoon_triggers(ts: TurnState) -> bool:
 
 def _settle(ts: TurnState, cards: CardTable) -> TurnState:
     """Skip phases that have nothing left to do (an ability with no legal way is skipped)."""
-    if ts.phase == "ability" and not ability_actions(ts, cards):
+    if ts.phase == "ability" and next(_ability_actions(ts, cards), None) is None:
         ts = replace(ts, phase="raccoon", moves_left=0)
     if ts.phase == "raccoon" and not (_raccoon_triggers(ts) and any(not s.stacked for s in ts.pos.stacks)):
         ts = replace(ts, phase="end")

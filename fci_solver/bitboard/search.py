@@ -1069,10 +1069,11 @@ def keys_to_line(start: Position, keys, cards: CardTable):
 
 
 def _turns_toward(ts, target, cards: CardTable):
-    """The turns of :func:`rules.turns_from` (no Whale first) that fit ``target``: the prey is no top
-    there, and a moved or swapped stack is where ``target`` has it (or gone, discarded later).
-    Replaying only those keeps line reconstruction cheap beside the search."""
-    from ..actions import Eat, Move, SharkEat, Swap
+    """The turns of :func:`rules.turns_from` (no Whale first) that fit ``target``: the prey and
+    a discarded stack's top are no tops there, and a moved or swapped stack is where ``target``
+    has it (or gone, discarded later).  Replaying only those keeps line reconstruction cheap
+    beside the search."""
+    from ..actions import Discard, Eat, Move, SharkEat, Swap
 
     board = ts.pos.board
     code = {c: (target[c // 8] >> (8 * (c % 8))) & 255 for c in range(16)}
@@ -1089,6 +1090,8 @@ def _turns_toward(ts, target, cards: CardTable):
             continue
         for action in reversed(rules.legal_actions(ts, cards, whale_after=False, whale_before=False)):
             if isinstance(action, (Eat, SharkEat)) and ts.pos.at(action.to).card not in gone:
+                continue
+            if isinstance(action, Discard) and ts.pos.at(action.at).card not in gone:
                 continue
             if isinstance(action, Move) and not fits(ts.pos.at(action.frm).card, action.to):
                 continue
