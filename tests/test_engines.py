@@ -586,6 +586,23 @@ def test_an_error_in_one_thread_of_a_parallel_solve_stops_the_solve(monkeypatch)
         s.solve(Deal.random("standard", 520).position(2, False, False))
 
 
+@pytest.mark.parametrize("parallel", ["lazy", "split"])
+def test_a_parallel_solve_grows_its_shared_table_as_one_thread_would(monkeypatch, parallel):
+    # Threads cannot grow a table they share: a pass that fills half of it is stopped, the table
+    # grown 4x and the pass run again.  Here the table starts at 1,024 entries.
+    from fci_solver.bitboard import search as bs
+    from fci_solver.position import Deal
+
+    monkeypatch.setattr(bs, "INITIAL_ENTRIES", 1 << 8)
+    monkeypatch.setattr(bs, "SOLVE_SHARED_MIN", 1 << 10)
+    pos = Deal.random("standard", 1).position(0, False, True)
+    s = BitboardSolver(CARDS.plain(), jobs=2)
+    s.head_start, s.aside_beam, s.parallel = (1, 0.0), False, parallel
+    r = s.solve(pos)
+    assert s.table.shape[0] >= 1 << 14
+    assert r.exact and r.min_remaining == 6 and len(replay_end(pos, r.line, CARDS.plain())) == 6
+
+
 @pytest.mark.parametrize("seed, parallel", [(3, "lazy"), (5, "split"), (417, "lazy"), (3, "auto")])
 def test_a_parallel_solve_of_a_full_deal_agrees(seed, parallel):
     from fci_solver.position import Deal
