@@ -35,7 +35,7 @@ import networkx as nx
 from .cards import CardTable, standard_cards
 from .errors import FciError
 from .interrupt import check as check_interrupt
-from .position import Position, position_text, sea_list
+from .position import Position, tops_text
 from . import rules
 
 DEFAULT_MAX_NODES = 1_000_000
@@ -109,51 +109,44 @@ def describe_node(G: nx.DiGraph, board, key, depth: int) -> None:
 
     Read from the key's bytes, not through a :class:`Position`: the graph of perfect play
     describes every node it finds (172,000 for an expert puzzle), and making each a position
-    first cost twice as much.  The text is the same as :func:`position_text` and
-    :func:`node_label` write (a test compares them)."""
+    first cost twice as much.  The text is written by the functions that write a position's,
+    :func:`tops_text` and :func:`tops_label`."""
     from .bitboard.search import key_pending, key_tops
 
-    names, places, board_line, n_rows, n_cols = _layout(board)
+    names, cells = _layout(board)
     stacks = sorted(key_tops(key))  # in cell order, as a position lists them
     shark, whale = bool(int(key[2]) & 1), bool(int(key[2]) & 2)
     pending = key_pending(key)
-    rows: dict = {}
-    cells = {}
-    for i, card, stacked in stacks:
-        top = f"{card}*" if stacked else str(card)
-        rows.setdefault(places[i][0], []).append(top)
-        cells[places[i]] = f"{card}:2".rjust(4) if stacked else str(card).rjust(4)
-    sea = " ".join(sea_list(shark, whale)) or "none"
-    grid = "\n".join(" ".join(cells.get((r, c), "   .") for c in range(n_cols)) for r in range(n_rows))
-    extra = [x for x in (shark and "shark", whale and "whale", pending) if x]
+    tops = [(cells[i], card, stacked) for i, card, stacked in stacks]
     G.nodes[node_id(key)].update(
         stacks=" ".join(f"{names[i]}={card}{'*' if stacked else ''}" for i, card, stacked in stacks),
         shark=shark, whale=whale, pending=pending or "", count=len(stacks), depth=depth,
-        position=f"sea: {sea}\npending: {pending or 'none'}\n{board_line}\n{grid}\n",
-        label=" / ".join(" ".join(r) for r in rows.values()) + (f" [{', '.join(extra)}]" if extra else ""),
+        # a key knows whether a top is stacked, not how high: 2 reads as stacked
+        position=tops_text(board, ((cell, card, 2 if stacked else 1) for cell, card, stacked in tops),
+                           shark, whale, pending),
+        label=tops_label(tops, shark, whale, pending),
     )
 
 
 @lru_cache(maxsize=32)
 def _layout(board):
-    """What describing a node needs of the board: each cell index's name and (row, column) in the
-    grid, the ``board:`` line of the position text, and the grid's rows and columns."""
-    rows, cols = list(board.rows), list(board.cols)
-    names, places = [], []
-    for i in range(len(rows) * len(cols)):
-        cell = board.cell(i)
-        names.append(board.name(cell))
-        places.append((cell[0] - rows[0], cell[1] - cols[0]))
-    return names, places, f"board: {board.height}x{board.width} margin {board.margin}", len(rows), len(cols)
+    """Each cell index's name and cell, as describing a node needs them."""
+    cells = [board.cell(i) for i in range(len(board.rows) * len(board.cols))]
+    return [board.name(cell) for cell in cells], cells
 
 
 def node_label(pos: Position) -> str:
     """The tops row by row (``7*`` stacked), ``/`` between rows, with the sea animals and effect."""
-    rows = {}
-    for s in sorted(pos.stacks, key=lambda s: s.cell):
-        rows.setdefault(s.cell[0], []).append(f"{s.card}{'*' if s.stacked else ''}")
+    return tops_label([(s.cell, s.card, s.stacked) for s in pos.stacks], pos.shark, pos.whale, pos.pending)
+
+
+def tops_label(tops, shark: bool, whale: bool, pending: str | None) -> str:
+    """:func:`node_label` from a position's parts, ``tops`` as (cell, card, stacked)."""
+    rows: dict = {}
+    for cell, card, stacked in sorted(tops):
+        rows.setdefault(cell[0], []).append(f"{card}*" if stacked else str(card))
     text = " / ".join(" ".join(r) for r in rows.values())
-    extra = [x for x in (pos.shark and "shark", pos.whale and "whale", pos.pending) if x]
+    extra = [x for x in (shark and "shark", whale and "whale", pending) if x]
     return text + (f" [{', '.join(extra)}]" if extra else "")
 
 

@@ -439,19 +439,24 @@ def parse_position_text(text: str, where: str = "position") -> Position:
 
 def position_text(pos: Position) -> str:
     """A position in the typed format of :func:`parse_position_text` (the inverse)."""
-    b = pos.board
+    return tops_text(pos.board, ((s.cell, s.card, s.height) for s in pos.stacks), pos.shark, pos.whale, pos.pending)
+
+
+def tops_text(board: Board, tops, shark: bool, whale: bool, pending: str | None) -> str:
+    """:func:`position_text` from a position's parts, ``tops`` as (cell, card, height): the graph
+    of perfect play writes one per node (172,000 for an expert puzzle) from its key, without
+    making a position first."""
     lines = [
-        f"sea: {' '.join(sea_list(pos.shark, pos.whale)) or 'none'}",
-        f"pending: {pos.pending or 'none'}",
-        f"board: {b.height}x{b.width} margin {b.margin}",
+        f"sea: {' '.join(sea_list(shark, whale)) or 'none'}",
+        f"pending: {pending or 'none'}",
+        f"board: {board.height}x{board.width} margin {board.margin}",
     ]
-    # a grid of empty cells with the stacks written in: the graph of perfect play writes one per
-    # node (172,000 for an expert puzzle), where a look at every cell cost 90 us each
-    rows, cols = list(b.rows), list(b.cols)
+    # a grid of empty cells with the stacks written in, not a look at every cell (90 us a node)
+    rows, cols = board.rows, board.cols
     grid = [["   ."] * len(cols) for _ in rows]
     r0, c0 = rows[0], cols[0]
-    for s in pos.stacks:
-        grid[s.cell[0] - r0][s.cell[1] - c0] = (f"{s.card}:{s.height}" if s.height > 1 else str(s.card)).rjust(4)
+    for cell, card, height in tops:
+        grid[cell[0] - r0][cell[1] - c0] = (f"{card}:{height}" if height > 1 else str(card)).rjust(4)
     lines += [" ".join(row) for row in grid]
     return "\n".join(lines) + "\n"
 
