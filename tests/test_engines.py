@@ -588,8 +588,9 @@ def test_an_error_in_one_thread_of_a_parallel_solve_stops_the_solve(monkeypatch)
 
 @pytest.mark.parametrize("parallel", ["lazy", "split"])
 def test_a_parallel_solve_grows_its_shared_table_as_one_thread_would(monkeypatch, parallel):
-    # Threads cannot grow a table they share: a pass that fills half of it is stopped, the table
-    # grown 4x and the pass run again.  Here the table starts at 1,024 entries.
+    # Threads cannot grow a table they share: once half of it is filled and twice as many states
+    # as it has entries are spent, it grows 4x between two passes (a pass running then is stopped
+    # and run again).  Here the table starts at 1,024 entries; the deal's proof has five passes.
     from fci_solver.bitboard import search as bs
     from fci_solver.position import Deal
 
