@@ -590,7 +590,8 @@ def test_an_error_in_one_thread_of_a_parallel_solve_stops_the_solve(monkeypatch)
 def test_a_parallel_solve_grows_its_shared_table_as_one_thread_would(monkeypatch, parallel):
     # Threads cannot grow a table they share: once half of it is filled and twice as many states
     # as it has entries are spent, it grows 4x between two passes (a pass running then is stopped
-    # and run again).  Here the table starts at 1,024 entries; the deal's proof has five passes.
+    # and run again).  Here the table starts at 1,024 entries; the deal ends with 6 stacks against
+    # a bound of 1, six passes.
     from fci_solver.bitboard import search as bs
     from fci_solver.position import Deal
 
