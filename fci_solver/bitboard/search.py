@@ -986,9 +986,7 @@ class BitboardSolver:
                 work(w)
             except BaseException as e:  # noqa: BLE001 - raised in the main thread below
                 errors.append(e)
-                for _, s in workers:
-                    if s.cancel is not None:
-                        s.cancel.set()
+                _stop_all(workers)
 
         threads = [threading.Thread(target=guarded, args=(w,), daemon=True) for w in range(self.jobs)]
         for t in threads:
@@ -1000,9 +998,7 @@ class BitboardSolver:
                     self.progress(self.states + sum(s.states for _, s in workers), None)
                 if not self._regrow and self._table_full(workers):
                     self._regrow = True  # the pass stops, to run again on a larger table
-                    for _, s in workers:
-                        if s.cancel is not None:
-                            s.cancel.set()
+                    _stop_all(workers)
         if self._last_probe is not None:
             self._last_probe[1].rejoin()  # the other threads' states still count for the beam's next turn
         self.states += sum(s.states for _, s in workers)
@@ -1080,6 +1076,13 @@ class BitboardSolver:
             return -1
         ck0, ck1, cmeta = eng.buffers()[:3]
         return int(K.tt_first_exact(self.table, ck0, ck1, cmeta, len(kids), value))
+
+
+def _stop_all(workers: list) -> None:
+    """Ask every worker of a parallel pass to stop at its next kernel call."""
+    for _, s in workers:
+        if s.cancel is not None:
+            s.cancel.set()
 
 
 def keys_to_line(start: Position, keys, cards: CardTable):
