@@ -3,6 +3,7 @@
     python benchmarks/perft_bench.py                  # bitboard engine, depth 3 (1 with the Whale)
     python benchmarks/perft_bench.py --depth 4 --rows gap-none,ring-none
     python benchmarks/perft_bench.py --depth 3 --rows gap-none --reference   # both engines, counts compared
+    python benchmarks/perft_bench.py --jobs 2         # one thread adds while the other lists
 
 Each count the suite file lists is checked; deeper counts are printed (and, with --reference,
 checked against the reference engine, which takes minutes per row at depth 3).  Times are
@@ -16,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from fci_solver.bitboard.search import load_perft_kernels, perft
+from fci_solver.bitboard.perft import load_perft_kernels, perft
 from fci_solver.cards import standard_cards
 from fci_solver.search import perft_levels, perft_suite
 
@@ -28,6 +29,7 @@ def main():
     ap.add_argument("--depth", type=int, default=3, help="depth for rows without the Whale (with it: 1)")
     ap.add_argument("--rows", default="", help="comma-separated row names (layout-sea); default all")
     ap.add_argument("--reference", action="store_true", help="also count with the reference engine and compare")
+    ap.add_argument("--jobs", type=int, default=1, help="threads for the bitboard engine")
     a = ap.parse_args()
     cards = standard_cards()
     wanted = set(a.rows.split(",")) if a.rows else None
@@ -44,7 +46,7 @@ def main():
         depth = a.depth if not pos.whale else 1
         for d in range(1, depth + 1):
             t0 = time.perf_counter()
-            n = perft(pos, d, cards)
+            n = perft(pos, d, cards, a.jobs)
             dt = time.perf_counter() - t0
             expected = counts[d - 1] if d <= len(counts) else None
             ref = ""

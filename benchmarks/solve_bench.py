@@ -79,7 +79,7 @@ def ratio(count, seconds):
 def perft_ratio(seed=7, depth=2):
     """perft(depth) states per second of both engines from one seeded deal (no sea animals): the
     same states by definition (RULES.md, "Perft"), so no question of what each engine counts."""
-    from fci_solver.bitboard.search import load_perft_kernels, perft
+    from fci_solver.bitboard.perft import load_perft_kernels, perft
     from fci_solver.search import perft_levels
 
     cards = standard_cards()

@@ -335,18 +335,20 @@ def replay_cmd(file, cards_file, plain, html_file, as_json):
 @deal_options
 @click.option("--depth", type=click.IntRange(min=1), default=2, show_default=True, help="Count levels 1..depth.")
 @click.option("--engine", type=click.Choice(search.ENGINES, case_sensitive=False), default="bitboard", show_default=True, help="The numba engine, or the pure-Python reference (slow; the rules as code).")
+@jobs_option("numba engine; the count does not depend on it", cpus=False, work="list and count the states")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def perft_cmd(setup: Setup, depth, engine, as_json):
+def perft_cmd(setup: Setup, depth, engine, jobs, as_json):
     """Count distinct states after exactly 1..depth turns (the perft of RULES.md).
 
     \b
     Examples:
       fci perft --random --seed 7 --sea none --depth 2
       fci perft --random --seed 7 --sea none --depth 2 --engine reference
+      fci perft --random --seed 7 --sea none --depth 3 --jobs 2
     """
     rows = []
     if engine == "bitboard":
-        from .bitboard.search import load_perft_kernels, perft as bb_perft
+        from .bitboard.perft import load_perft_kernels, perft as bb_perft
 
         load_perft_kernels(setup.start, setup.cards)  # before anything is timed
     for d in range(1, depth + 1):
@@ -354,13 +356,13 @@ def perft_cmd(setup: Setup, depth, engine, as_json):
         if engine == "reference":
             count = search.perft_levels(setup.start, d, setup.cards)[-1]
         else:
-            count = bb_perft(setup.start, d, setup.cards)
+            count = bb_perft(setup.start, d, setup.cards, jobs)
         dt = time.perf_counter() - t0
         rows.append({"depth": d, "count": count, "seconds": round(dt, 4), "states_per_second": round(count / dt) if dt > 0 else None})
         if not as_json:
             click.echo(f"perft({d}) = {count:>12,}   {dt:8.3f} s   {count / max(dt, 1e-9):>12,.0f} states/s")
     if as_json:
-        emit_json({"deal": str(setup.deal) if setup.deal else None, "engine": engine, "sea": sea_list(setup.start.shark, setup.start.whale), "margin": setup.start.board.margin, "perft": rows})
+        emit_json({"deal": str(setup.deal) if setup.deal else None, "engine": engine, "sea": sea_list(setup.start.shark, setup.start.whale), "margin": setup.start.board.margin, "jobs": jobs if engine == "bitboard" else 1, "perft": rows})
 
 
 @cli.command("graph", short_help="Build and analyse the state graph of a small deal.")

@@ -75,6 +75,7 @@ def test_the_reference_engine_honours_its_time_limit_with_the_whale():
     # killed, not 130)
     ["solve", "--random", "--seed", "3", "--plain", "-q", "--jobs", "2"],
     ["graph", "--optimal", "--random", "--seed", "13", "--sea", "none", "-q", "--jobs", "2"],  # a table of the whole budget
+    ["perft", "--random", "--seed", "7", "--sea", "shark", "--depth", "3", "--jobs", "2"],  # listers and the adder
 ])
 def test_ctrl_c_stops_within_a_second_with_status_130(args):
     p = subprocess.Popen(FCI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

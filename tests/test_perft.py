@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from fci_solver import rules
-from fci_solver.bitboard.search import perft
+from fci_solver.bitboard import perft as bp
+from fci_solver.bitboard.perft import perft
+from fci_solver.errors import FciError
 from fci_solver.search import perft_suite
 
 from helpers import CARDS
@@ -21,11 +23,39 @@ def suite():
         yield pytest.param(pos, counts, id=name)
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("pos, counts", list(suite()))
-def test_bitboard_perft(pos, counts):
+def test_bitboard_perft(pos, counts, jobs):
     # depth 2 with the Whale is about 0.7e9 expansions: that one is for the benchmarks
     depth = len(counts) if not pos.whale else 1
-    assert [perft(pos, d, CARDS) for d in range(1, depth + 1)] == counts[:depth]
+    assert [perft(pos, d, CARDS, jobs) for d in range(1, depth + 1)] == counts[:depth]
+
+
+def _rows(*names):
+    return [p for p in suite() if p.id in names]
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+@pytest.mark.parametrize("pos, counts", _rows("standard-shark", "tower-none"))
+def test_a_set_that_outgrows_its_first_size_and_many_small_buffers_count_the_same(monkeypatch, pos, counts, jobs):
+    # a first guess of 2^12 slots grows fourfold four times over level 2 (in the middle of a
+    # buffer); buffers handed over every 1,000 children go round the threads hundreds of times
+    monkeypatch.setattr(bp, "MAX_SET_BITS", 12)
+    monkeypatch.setattr(bp, "BUFFER", 20_000)
+    monkeypatch.setattr(bp, "HANDOFF", 1000)
+    grown = []
+    grow = bp._LevelSet.grow
+    monkeypatch.setattr(bp._LevelSet, "grow", lambda s: (grown.append(s.k0.shape[0]), grow(s)))
+    assert perft(pos, 2, CARDS, jobs) == counts[1]
+    assert grown[:4] == [1 << 12, 1 << 14, 1 << 16, 1 << 18]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_state_whose_turns_overflow_a_buffer_is_an_error_on_any_number_of_threads(monkeypatch, jobs):
+    pos, counts = _rows("standard-none")[0].values
+    monkeypatch.setattr(bp, "BUFFER", counts[0] - 1)  # the start's own turns do not fit
+    with pytest.raises(FciError, match="too many children"):
+        perft(pos, 1, CARDS, jobs)
 
 
 @pytest.mark.parametrize("pos, counts", [p for p in suite() if not p.values[0].whale])

@@ -1,4 +1,4 @@
-"""The Python side of the fast engine: tables, keys, the resumable search driver, lines, perft.
+"""The Python side of the fast engine: tables, keys, the resumable search driver, lines.
 
 The kernels in :mod:`.kernels` work on packed keys; this module converts
 between keys and :class:`~fci_solver.position.Position` values, builds the
@@ -60,7 +60,6 @@ BEAM_SHARE = 0.5
 BEAM_CHILDREN_PER_STATE = 15
 DEFAULT_MEMORY_MIB = 2048
 ENTRY_BYTES = 8 * K.FIELDS
-PERFT_SLICE = 4096  # level states per perft kernel call
 # States per kernel call (between two looks for Ctrl-C and the clock) for searches that start from
 # a fresh table near the start of a deal, where a state can cost 60-100 us (seeded deal 13 from
 # the deal: 20,000 states in 1.6-1.9 s, left unanswered by the default chunk).  Smaller chunks
@@ -1154,43 +1153,6 @@ def _whale_between(a: Position, b: Position):
         if before[s.card] != s.cell:
             return Whale(before[s.card], s.cell)
     raise RuntimeError("no Whale move between the two keys")
-
-
-def load_perft_kernels(pos: Position, cards: CardTable) -> None:
-    """Load (or compile) the kernels perft uses, so that timings do not include it."""
-    perft(pos, 1, cards)
-    K.set_rehash(*(np.zeros(4, t) for t in (np.uint64, np.uint64, np.uint8)),
-                 *(np.zeros(16, t) for t in (np.uint64, np.uint64, np.uint8)))
-
-
-def perft(pos: Position, depth: int, cards: CardTable) -> int:
-    """perft(depth) with the fast turn generator: each level is a set of full-turn states, built
-    by :func:`.kernels.next_level` (the set grows by rehashing; no level is generated twice)."""
-    eng = Engine(pos.board, cards)
-    ck0, ck1, cmeta = eng.buffers()[:3]
-    count = np.zeros(1, np.int64)
-    k = key_of(pos)
-    level = (np.array([k[0]], np.uint64), np.array([k[1]], np.uint64), np.array([k[2]], np.int64))
-    for _ in range(depth):
-        n = level[0].shape[0]
-        size = 1 << min(24, max(12, (64 * n).bit_length()))  # a guess; the set grows when it is wrong
-        sets = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8))
-        i, count[0] = 0, 0
-        while i < n:
-            interrupt.check()
-            # a slice of the level per call, so that Ctrl-C is seen between calls
-            i = K.next_level(level[0], level[1], level[2], i, min(n, i + PERFT_SLICE), eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart,
-                             eng.maxd, ck0, ck1, cmeta, eng.work, *sets, count)
-            if i < 0:
-                raise FciError("too many children for the child buffer")
-            if count[0] > sets[0].shape[0] // 2:  # more than half full (where the kernel stops): grow, go on
-                size *= 4
-                bigger = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8))
-                K.set_rehash(*sets, *bigger)
-                sets = bigger
-        used = np.nonzero(sets[2])[0]
-        level = (sets[0][used], sets[1][used], sets[2][used].astype(np.int64) - 1)
-    return int(level[0].shape[0])
 
 
 class DagWalk:

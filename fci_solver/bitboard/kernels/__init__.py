@@ -131,7 +131,9 @@ from .perft import (  # noqa: F401, E402
     find_slot,
     _set_add,
     set_rehash,
-    next_level,
+    add_children,
+    level_children,
+    collect,
 )
 from .dag import (  # noqa: F401, E402
     _dag_put,

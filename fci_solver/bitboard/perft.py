@@ -1,0 +1,238 @@
+"""perft with the fast engine, on one thread or several: each level is the set of full-turn
+states one turn after the level before (RULES.md, "Perft").
+
+Making a level is two jobs (see :mod:`.kernels.perft`): listing the children of the level's
+states into buffers, and adding the listed children to the level's set.  On one thread they
+take turns.  On more, one thread adds while the others list: buffers go round between them, so
+the adding (which waits on memory) overlaps the listing (which works the CPU).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from ..cards import CardTable
+from ..errors import FciError
+from ..interrupt import check as check_interrupt
+from ..position import Position
+from . import kernels as K
+from .search import Engine, key_of
+
+LIST_SLICE = 512  # level states a lister takes at a time
+BUFFER = 1 << 22  # children a buffer holds (100 MB): one state with the Whale lists 854,053
+HANDOFF = 1 << 20  # children listed before a buffer goes to the adder (a few hundredths of a second)
+BUFFERS_PER_LISTER = 2  # one being filled while the adder empties the other
+MAX_SET_BITS = 26  # a first guess of at most 2^26 slots (1.1 GB); past it the set grows as it fills
+WAIT = 0.05  # seconds between looks at Ctrl-C and a failed thread while waiting for a buffer
+
+
+def load_perft_kernels(pos: Position, cards: CardTable) -> None:
+    """Load (or compile) the kernels perft uses, so that timings do not include it."""
+    perft(pos, 1, cards)
+    tiny = _LevelSet(16)
+    tiny.grow()
+    tiny.states()
+
+
+def perft(pos: Position, depth: int, cards: CardTable, jobs: int = 1) -> int:
+    """perft(depth): the number of distinct full-turn states exactly ``depth`` turns after
+    ``pos``, counted on ``jobs`` threads (the same count on any number)."""
+    if jobs < 1:
+        raise FciError("--jobs must be at least 1")
+    k = key_of(pos)
+    level = (np.array([k[0]], np.uint64), np.array([k[1]], np.uint64), np.array([k[2]], np.int64))
+    # one thread lists and adds in turn; on more, a buffer goes to the adder once partly full
+    listers = [_Lister(Engine(pos.board, cards), HANDOFF if jobs > 1 else None) for _ in range(max(1, jobs - 1))]
+    pool = ThreadPoolExecutor(jobs) if jobs > 1 else None
+    try:
+        before = 1
+        for d in range(depth):
+            n = level[0].shape[0]
+            s = _LevelSet(_set_size(n, before))
+            if pool is None:
+                _one_thread(level, listers[0], s)
+            else:
+                _Pipeline(level, listers, s).run(pool)
+            if d == depth - 1:
+                return s.count  # the last level is counted, never listed
+            level, before = s.states(), n
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
+    return 1
+
+
+def _set_size(n: int, before: int) -> int:
+    """A first size for the set of the level after one of ``n`` states (``before`` states in
+    the level before that): room for as many states as the last turn's growth would give, as a
+    power of two.  Growing costs a rehash (standard perft(3): 0.7 s of 4.1 s on one thread)."""
+    guess = n * max(1, n // max(1, before))
+    return 1 << min(MAX_SET_BITS, max(12, guess.bit_length()))
+
+
+class _Buffer:
+    """Listed children: keys, meta, and how many."""
+
+    def __init__(self):
+        size = BUFFER
+        self.k0, self.k1, self.meta = np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.int64)
+        self.got = np.zeros(1, np.int64)
+
+    @property
+    def listed(self) -> int:
+        return int(self.got[0])
+
+
+class _Lister:
+    """One listing thread's engine (its scratch arrays) and its place in the level."""
+
+    def __init__(self, eng: Engine, handoff: int | None = None):
+        self.eng = eng
+        self.handoff = handoff or BUFFER
+        self.at = self.stop = 0
+
+    def fill(self, level, take, buf: _Buffer) -> None:
+        """List children into ``buf`` until it is full or ``take()`` has no run of the level left."""
+        e = self.eng
+        buf.got[0] = 0
+        while True:
+            check_interrupt()
+            if self.at >= self.stop:
+                self.at, self.stop = take()
+                if self.at >= self.stop:
+                    return
+            i = K.level_children(*level, self.at, self.stop, e.ab, e.prey, e.mid, e.bydist, e.dstart, e.maxd,
+                                 buf.k0, buf.k1, buf.meta, e.work, buf.got)
+            if i < 0:
+                raise FciError("too many children for the child buffer")
+            full = i < self.stop
+            self.at = i
+            if full or buf.listed >= self.handoff:
+                return
+
+
+class _LevelSet:
+    """An open-addressing set of states, kept at most half full."""
+
+    def __init__(self, size: int):
+        self.k0, self.k1 = np.zeros(size, np.uint64), np.zeros(size, np.uint64)
+        self.tag = np.zeros(size, np.uint8)
+        self._count = np.zeros(1, np.int64)
+
+    @property
+    def count(self) -> int:
+        return int(self._count[0])
+
+    def add(self, buf: _Buffer) -> None:
+        j, n = 0, buf.listed
+        while j < n:
+            j = K.add_children(buf.k0, buf.k1, buf.meta, j, n, self.k0, self.k1, self.tag, self._count)
+            if j < n:
+                self.grow()
+
+    def grow(self) -> None:
+        size = 4 * self.k0.shape[0]
+        bigger = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8))
+        K.set_rehash(self.k0, self.k1, self.tag, *bigger)
+        self.k0, self.k1, self.tag = bigger
+
+    def states(self):
+        """The set as a level: (k0, k1, meta) arrays."""
+        n = self.count
+        level = (np.empty(n, np.uint64), np.empty(n, np.uint64), np.empty(n, np.int64))
+        K.collect(self.k0, self.k1, self.tag, *level)
+        return level
+
+
+def _runs(n: int):
+    """``take()``: the next run of a level of ``n`` states, (n, n) when none is left; thread-safe."""
+    lock = threading.Lock()
+    cursor = [0]
+
+    def take():
+        with lock:
+            lo = cursor[0]
+            cursor[0] = min(n, lo + LIST_SLICE)
+            return lo, cursor[0]
+    return take
+
+
+def _one_thread(level, lister: _Lister, s: _LevelSet) -> None:
+    take = _runs(level[0].shape[0])
+    lister.at = lister.stop = 0
+    buf = _Buffer()
+    while True:
+        lister.fill(level, take, buf)
+        if not buf.listed:
+            return
+        s.add(buf)
+
+
+class _Pipeline:
+    """One level on several threads: listers fill buffers, one adder empties them."""
+
+    def __init__(self, level, listers: list, s: _LevelSet):
+        self.level, self.listers, self.set = level, listers, s
+        self.take = _runs(level[0].shape[0])
+        self.free: queue.Queue = queue.Queue()
+        self.full: queue.Queue = queue.Queue()
+        for _ in range(BUFFERS_PER_LISTER * len(listers)):
+            self.free.put(_Buffer())
+        self.failed = threading.Event()  # a thread raised: the others stop waiting
+        self.left = len(listers)
+        self.lock = threading.Lock()
+
+    def run(self, pool) -> None:
+        futures = [pool.submit(self._adder)] + [pool.submit(self._lister, w) for w in self.listers]
+        for f in futures:
+            f.result()
+
+    def _get(self, q: queue.Queue):
+        while True:
+            check_interrupt()
+            if self.failed.is_set():
+                raise _Abandoned
+            try:
+                return q.get(timeout=WAIT)
+            except queue.Empty:
+                pass
+
+    def _lister(self, w: _Lister) -> None:
+        w.at = w.stop = 0
+        try:
+            while True:
+                buf = self._get(self.free)
+                w.fill(self.level, self.take, buf)
+                if not buf.listed:
+                    return
+                self.full.put(buf)
+        except BaseException as e:
+            self.failed.set()
+            if not isinstance(e, _Abandoned):
+                raise
+        finally:
+            with self.lock:
+                self.left -= 1
+                if self.left == 0:
+                    self.full.put(None)  # the adder's signal that every lister is done
+
+    def _adder(self) -> None:
+        try:
+            while True:
+                buf = self._get(self.full)
+                if buf is None:
+                    return
+                self.set.add(buf)
+                self.free.put(buf)
+        except BaseException as e:
+            self.failed.set()
+            if not isinstance(e, _Abandoned):
+                raise
+
+
+class _Abandoned(Exception):
+    """A thread stops because another failed (that one's error is the one raised)."""
