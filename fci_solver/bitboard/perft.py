@@ -24,7 +24,9 @@ from .search import Engine, key_of
 
 LIST_SLICE = 512  # level states a lister takes at a time
 BUFFER = 1 << 22  # children a buffer holds (100 MB): one state with the Whale lists 854,053
-HANDOFF = 1 << 20  # children listed before a buffer goes to the adder (a few hundredths of a second)
+# children listed before a buffer is added: a few hundredths of a second of work, and 24 MB that
+# the adds read back from the cache
+HANDOFF = 1 << 20
 BUFFERS_PER_LISTER = 2  # one being filled while the adder empties the other
 MAX_SET_BITS = 26  # a first guess of at most 2^26 slots (1.1 GB); past it the set grows as it fills
 WAIT = 0.05  # seconds between looks at Ctrl-C and a failed thread while waiting for a buffer
@@ -45,8 +47,7 @@ def perft(pos: Position, depth: int, cards: CardTable, jobs: int = 1) -> int:
         raise FciError("--jobs must be at least 1")
     k = key_of(pos)
     level = (np.array([k[0]], np.uint64), np.array([k[1]], np.uint64), np.array([k[2]], np.int64))
-    # one thread lists and adds in turn; on more, a buffer goes to the adder once partly full
-    listers = [_Lister(Engine(pos.board, cards), HANDOFF if jobs > 1 else None) for _ in range(max(1, jobs - 1))]
+    listers = [_Lister(Engine(pos.board, cards)) for _ in range(max(1, jobs - 1))]
     pool = ThreadPoolExecutor(jobs) if jobs > 1 else None
     try:
         before = 1
@@ -90,9 +91,8 @@ class _Buffer:
 class _Lister:
     """One listing thread's engine (its scratch arrays) and its place in the level."""
 
-    def __init__(self, eng: Engine, handoff: int | None = None):
+    def __init__(self, eng: Engine):
         self.eng = eng
-        self.handoff = handoff or BUFFER
         self.at = self.stop = 0
 
     def fill(self, level, take, buf: _Buffer) -> None:
@@ -111,7 +111,7 @@ class _Lister:
                 raise FciError("too many children for the child buffer")
             full = i < self.stop
             self.at = i
-            if full or buf.listed >= self.handoff:
+            if full or buf.listed >= HANDOFF:
                 return
 
 
