@@ -28,7 +28,7 @@ BUFFER = 1 << 22  # children a buffer holds (100 MB): one state with the Whale l
 # the adds read back from the cache
 HANDOFF = 1 << 20
 BUFFERS_PER_LISTER = 2  # one being filled while the adder empties the other
-MAX_SET_BITS = 26  # a first guess of at most 2^26 slots (1.1 GB); past it the set grows as it fills
+MAX_SET_BITS = 27  # a first guess of at most 2^27 slots (2.3 GB); past it the set grows as it fills
 WAIT = 0.05  # seconds between looks at Ctrl-C and a failed thread while waiting for a buffer
 
 
@@ -69,8 +69,10 @@ def perft(pos: Position, depth: int, cards: CardTable, jobs: int = 1) -> int:
 
 def _set_size(n: int, before: int) -> int:
     """A first size for the set of the level after one of ``n`` states (``before`` states in
-    the level before that): room for as many states as the last turn's growth would give, as a
-    power of two.  Growing costs a rehash (standard perft(3): 0.7 s of 4.1 s on one thread)."""
+    the level before that), a power of two.  A turn multiplies the positions by about half what
+    the turn before did (standard layout, no sea: 561, 198, 106), and the set is kept at most
+    half full, so: ``n`` times the last turn's growth.  Growing costs a rehash (standard perft(3)
+    with the Shark: 2.6 s of 12.4 s)."""
     guess = n * max(1, n // max(1, before))
     return 1 << min(MAX_SET_BITS, max(12, guess.bit_length()))
 
@@ -135,7 +137,8 @@ class _LevelSet:
                 self.grow()
 
     def grow(self) -> None:
-        size = 4 * self.k0.shape[0]
+        # twice, not four times: past the first guess a set is large (2^28 slots are 4.6 GB)
+        size = 2 * self.k0.shape[0]
         bigger = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8))
         K.set_rehash(self.k0, self.k1, self.tag, *bigger)
         self.k0, self.k1, self.tag = bigger
