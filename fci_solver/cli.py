@@ -850,6 +850,12 @@ def main(argv=None) -> None:
     except (interrupt.Interrupted, KeyboardInterrupt):
         interrupt.STOP.set()
         _fail("interrupted", 130)
+    except Exception:
+        # a Ctrl-C that landed inside a library comes back as its error: numba's compiler, caught
+        # mid-compile on a first run, raises "RuntimeError: no compiled object yet"
+        if interrupt.STOP.is_set():
+            _fail("interrupted", 130)
+        raise
     sys.exit(rv if isinstance(rv, int) else 0)
 
 

@@ -5,32 +5,91 @@ The command line installs :func:`install`: on SIGINT it sets :data:`STOP` and ra
 :func:`check` between kernel calls (each a fraction of a second), so a pool of threads winds
 down while the main thread unwinds.  :class:`Interrupted` is not a ``KeyboardInterrupt`` on
 purpose: click turns that into exit status 1, and the command line answers 130.
+
+Python runs a signal handler only between bytecodes of the main thread, so a main thread inside
+compiled code (numba compiling a kernel on a first run: seconds in LLVM) would not hear Ctrl-C
+until it came back.  A watchdog thread hears the signal at once, through the wakeup file that
+the interpreter's C-level handler writes to, and ends the process with 130 if the handler has
+still not run :data:`GRACE` seconds later.  A handler that runs inside the compiler does not
+raise there (numba would report a half-compiled kernel, llvmlite print a traceback from its
+callback and go on compiling): it leaves the interrupt to the next :func:`check` in the main
+thread, or to the watchdog.  Otherwise the command unwinds as usual and saves what it finished,
+and the watchdog does nothing.
 """
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
+import time
 
 STOP = threading.Event()
+GRACE = 0.5  # seconds the main thread has to take the signal before the watchdog ends the process
+_watching = False
 
 
 class Interrupted(BaseException):
     """The user pressed Ctrl-C (a BaseException, so that no ``except Exception`` swallows it)."""
 
 
+_deferred = threading.Event()  # the handler ran inside the compiler and did not raise
+
+
 def _handler(signum, frame):
     STOP.set()
+    if _in_compiler(frame):
+        _deferred.set()
+        return
     raise Interrupted
 
 
+def _in_compiler(frame) -> bool:
+    while frame is not None:
+        if frame.f_globals.get("__name__", "").startswith(("numba.", "llvmlite.")):
+            return True
+        frame = frame.f_back
+    return False
+
+
 def install() -> None:
-    """Route SIGINT to :data:`STOP` and :class:`Interrupted` (main thread only)."""
+    """Route SIGINT to :data:`STOP` and :class:`Interrupted` (main thread only), and start the
+    watchdog (once a process)."""
+    global _watching
     STOP.clear()
+    _deferred.clear()
     signal.signal(signal.SIGINT, _handler)
+    if not _watching:
+        r, w = os.pipe()
+        os.set_blocking(w, False)  # the C-level handler must never block on it
+        signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        threading.Thread(target=_watch, args=(r,), name="fci-ctrl-c-watchdog", daemon=True).start()
+        _watching = True
+
+
+def _watch(fd: int) -> None:
+    while True:
+        if signal.SIGINT not in os.read(fd, 64):
+            continue
+        heard = time.monotonic()
+        while time.monotonic() - heard < GRACE:
+            if STOP.is_set() and not _deferred.is_set():
+                break
+            time.sleep(0.02)
+        else:
+            # the main thread is still in compiled code or the compiler: nothing of the user's is
+            # being written there (files are written from Python), and what finished is saved
+            try:
+                sys.stderr.write("fci: interrupted\n")
+                sys.stderr.flush()
+            finally:
+                os._exit(130)
 
 
 def check() -> None:
     """Raise :class:`Interrupted` once Ctrl-C was pressed (for worker threads and loops)."""
     if STOP.is_set():
+        if threading.current_thread() is threading.main_thread():
+            _deferred.clear()  # taken here: the command unwinds as usual
         raise Interrupted

@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from fci_solver import interrupt
 from fci_solver.cli import main
 from fci_solver.position import Deal
 from fci_solver.search import solve
@@ -87,6 +88,82 @@ def test_ctrl_c_stops_within_a_second_with_status_130(args):
     assert time.perf_counter() - t < 1.5
     assert p.returncode == 130 and err.strip().endswith("interrupted")
     assert "Traceback" not in err
+
+
+# The main thread inside compiled code for good: Python would run its signal handler only when
+# the call came back (a first run compiles kernels for seconds in LLVM).
+IN_COMPILED_CODE = """
+from numba import njit
+from fci_solver import interrupt
+
+@njit(nogil=True)
+def spin(n):
+    x = 88172645463325252
+    for _ in range(n):
+        x ^= x << 13
+        x ^= x >> 7
+        x ^= x << 17
+    return x
+
+spin(1)
+interrupt.install()
+print("in", flush=True)
+spin(1 << 62)
+"""
+
+# A handler that runs inside the compiler, which goes on compiling (as llvmlite does when its
+# callback raises) and never reaches a look at Ctrl-C.
+IN_THE_COMPILER = """
+from fci_solver import interrupt
+
+interrupt.install()
+ns = {"__name__": "numba.core.compiler_stand_in"}
+exec("def compile_forever():\\n    while True:\\n        pass\\n", ns)
+print("in", flush=True)
+ns["compile_forever"]()
+"""
+
+
+@pytest.mark.parametrize("program", [IN_COMPILED_CODE, IN_THE_COMPILER])
+def test_ctrl_c_while_the_main_thread_is_in_compiled_code_or_the_compiler_ends_within_a_second(program):
+    p = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline() == "in\n"
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        t = time.perf_counter()
+        _, err = p.communicate(timeout=5)
+        assert time.perf_counter() - t < 1.0
+        assert p.returncode == 130 and err.strip() == "fci: interrupted"
+    finally:
+        p.kill()  # a spinning program that did not stop would spin on after the test
+
+
+def test_a_ctrl_c_inside_the_compiler_is_taken_at_the_next_look_not_raised_there():
+    # numba, caught mid-compile, reports "no compiled object yet" for the kernel; llvmlite prints
+    # a traceback from its callback and compiles on
+    ns = {"__name__": "numba.core.compiler_stand_in", "handler": interrupt._handler}
+    exec("def compiling():\n    handler(2, sys._getframe())\n", {**ns, "sys": sys}, ns)
+    interrupt.install()
+    try:
+        ns["compiling"]()  # does not raise
+        assert interrupt.STOP.is_set()
+        with pytest.raises(interrupt.Interrupted):
+            interrupt.check()
+    finally:
+        interrupt.STOP.clear()
+
+
+def test_an_error_that_a_ctrl_c_caused_in_a_library_is_still_one_line_and_130(monkeypatch, capsys):
+    def compile_cut_short(*a, **k):
+        interrupt.STOP.set()
+        raise RuntimeError("no compiled object yet for <Library 'level_children'>")
+
+    monkeypatch.setattr("fci_solver.bitboard.perft.load_perft_kernels", compile_cut_short)
+    with pytest.raises(SystemExit) as e:
+        main(["perft", "--random", "--seed", "7", "--depth", "1"])
+    interrupt.STOP.clear()
+    assert e.value.code == 130 and capsys.readouterr().err == "fci: interrupted\n"
 
 
 def _wait_until_loaded(pid: int, library: str, timeout: float = 30) -> None:

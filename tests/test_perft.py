@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fci_solver import rules
+from fci_solver import interrupt, rules
 from fci_solver.bitboard import perft as bp
 from fci_solver.bitboard.perft import perft
 from fci_solver.errors import FciError
@@ -39,15 +39,40 @@ def _rows(*names):
 @pytest.mark.parametrize("pos, counts", _rows("standard-shark", "tower-none"))
 def test_a_set_that_outgrows_its_first_size_and_many_small_buffers_count_the_same(monkeypatch, pos, counts, jobs):
     # a first guess of 2^12 slots doubles again and again over level 2 (in the middle of a
-    # buffer); buffers handed over every 1,000 children go round the threads hundreds of times
+    # buffer, and of a kernel call's slice of adds); buffers handed over every 1,000 children go
+    # round the threads hundreds of times; a rehash runs in slices of 300 slots
     monkeypatch.setattr(bp, "MAX_SET_BITS", 12)
     monkeypatch.setattr(bp, "BUFFER", 20_000)
     monkeypatch.setattr(bp, "HANDOFF", 1000)
+    monkeypatch.setattr(bp, "ADD_SLICE", 300)
     grown = []
     grow = bp._LevelSet.grow
     monkeypatch.setattr(bp._LevelSet, "grow", lambda s: (grown.append(s.k0.shape[0]), grow(s)))
     assert perft(pos, 2, CARDS, jobs) == counts[1]
     assert grown[:4] == [1 << 12, 1 << 13, 1 << 14, 1 << 15]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_is_looked_at_between_slices_of_adds(monkeypatch, jobs):
+    # the first adds into a fresh set of 2^27 slots fault its pages in: a million of them in one
+    # kernel call kept a Ctrl-C waiting 5 s
+    pos, _ = _rows("standard-none")[0].values
+    monkeypatch.setattr(bp, "ADD_SLICE", 100)
+    calls = []
+    add = bp.K.add_children
+
+    def add_then_ctrl_c(ck0, ck1, cmeta, start, stop, *rest):
+        calls.append(stop - start)
+        interrupt.STOP.set()
+        return add(ck0, ck1, cmeta, start, stop, *rest)
+
+    monkeypatch.setattr(bp.K, "add_children", add_then_ctrl_c)
+    try:
+        with pytest.raises(interrupt.Interrupted):
+            perft(pos, 2, CARDS, jobs)
+    finally:
+        interrupt.STOP.clear()
+    assert calls == [100]
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

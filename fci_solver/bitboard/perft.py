@@ -19,7 +19,7 @@ from ..cards import CardTable
 from ..errors import FciError
 from ..interrupt import check as check_interrupt
 from ..position import Position
-from . import kernels as K
+from . import kernels as K, memory
 from .search import Engine, key_of
 
 LIST_SLICE = 512  # level states a lister takes at a time
@@ -30,6 +30,8 @@ HANDOFF = 1 << 20
 BUFFERS_PER_LISTER = 2  # one being filled while the adder empties the other
 MAX_SET_BITS = 27  # a first guess of at most 2^27 slots (2.3 GB); past it the set grows as it fills
 WAIT = 0.05  # seconds between looks at Ctrl-C and a failed thread while waiting for a buffer
+ADD_SLICE = 1 << 16  # children added, or slots of a set rehashed, by one kernel call (Ctrl-C between)
+TOUCH_ABOVE = 64 << 20  # bytes: a set array larger than this is faulted in before its adds
 
 
 def load_perft_kernels(pos: Position, cards: CardTable) -> None:
@@ -117,12 +119,16 @@ class _Lister:
                 return
 
 
+def _set_arrays(size: int):
+    # a set's adds land anywhere in it: its pages are faulted in first (see .memory)
+    return tuple(memory.zeros(size, t, touch_above=TOUCH_ABOVE) for t in (np.uint64, np.uint64, np.uint8))
+
+
 class _LevelSet:
     """An open-addressing set of states, kept at most half full."""
 
     def __init__(self, size: int):
-        self.k0, self.k1 = np.zeros(size, np.uint64), np.zeros(size, np.uint64)
-        self.tag = np.zeros(size, np.uint8)
+        self.k0, self.k1, self.tag = _set_arrays(size)
         self._count = np.zeros(1, np.int64)
 
     @property
@@ -132,15 +138,18 @@ class _LevelSet:
     def add(self, buf: _Buffer) -> None:
         j, n = 0, buf.listed
         while j < n:
-            j = K.add_children(buf.k0, buf.k1, buf.meta, j, n, self.k0, self.k1, self.tag, self._count)
-            if j < n:
+            check_interrupt()
+            stop = min(n, j + ADD_SLICE)
+            j = K.add_children(buf.k0, buf.k1, buf.meta, j, stop, self.k0, self.k1, self.tag, self._count)
+            if j < stop:
                 self.grow()
 
     def grow(self) -> None:
         # twice, not four times: past the first guess a set is large (2^28 slots are 4.6 GB)
-        size = 2 * self.k0.shape[0]
-        bigger = (np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.uint8))
-        K.set_rehash(self.k0, self.k1, self.tag, *bigger)
+        bigger = _set_arrays(2 * self.k0.shape[0])
+        for lo in range(0, self.k0.shape[0], ADD_SLICE):
+            check_interrupt()
+            K.set_rehash(self.k0, self.k1, self.tag, lo, min(self.k0.shape[0], lo + ADD_SLICE), *bigger)
         self.k0, self.k1, self.tag = bigger
 
     def states(self):

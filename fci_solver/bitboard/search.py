@@ -24,7 +24,7 @@ from ..position import Board, Position, Stack
 from ..bound import discard_sources, mover_cards, self_movers
 from ..result import SolveResult
 from .. import interrupt, rules
-from . import kernels as K
+from . import kernels as K, memory
 from .probe import Beam
 
 MAX_CELLS = 127
@@ -37,7 +37,6 @@ SHARED_ENTRIES = 1 << 24
 # table, at least this.  The wide boards' slowest deals (a few million states) ran 10-20% faster
 # on 2^22 entries than on 2^24, whose pages cost about 1.2 s to fault in here.
 SOLVE_SHARED_MIN = 1 << 22
-FAULT_SLICE = 1 << 21  # entries of a large new table touched between two Ctrl-C checks
 CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
 # A solve with jobs > 1 runs on one thread alone first: most deals end within it, and more threads
 # cost a shared table (about 0.1 s on deals that end just after).  The head start is also cut by
@@ -480,15 +479,9 @@ class BitboardSolver:
 
     @staticmethod
     def _new_table(size: int):
-        table = np.zeros((size, K.FIELDS), np.uint64)
-        if size > SHARED_ENTRIES:
-            # The pages of a fresh table come on first touch, and the first kernel call into a
-            # table of the whole budget touches most of them: 3.6 s for 2^26 entries in one call
-            # no Ctrl-C could stop.  Touched here a slice at a time, Ctrl-C is answered in between.
-            for lo in range(0, size, FAULT_SLICE):
-                table[lo:lo + FAULT_SLICE] = 0
-                interrupt.check()
-        return table
+        # a table larger than a solve's shares is the whole budget, whose first kernel call would
+        # touch most of its pages (see .memory); a smaller one's pages come with its stores
+        return memory.zeros((size, K.FIELDS), np.uint64, touch_above=SHARED_ENTRIES * ENTRY_BYTES)
 
     def _alloc_table(self):
         # Start small and grow: a table spread over the whole budget would fault in a page per store.

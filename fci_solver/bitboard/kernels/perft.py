@@ -85,9 +85,9 @@ def _set_add(sk0, sk1, stag, k0, k1, meta):
 
 
 @njit(**HOT)
-def set_rehash(ok0, ok1, otag, sk0, sk1, stag):
-    """Move every state of one set into a larger one."""
-    for h in range(ok0.shape[0]):
+def set_rehash(ok0, ok1, otag, lo, hi, sk0, sk1, stag):
+    """Move the states in slots ``lo..hi-1`` of one set into a larger one."""
+    for h in range(lo, hi):
         if otag[h] != 0:
             _set_add(sk0, sk1, stag, ok0[h], ok1[h], np.int64(otag[h]) - 1)
 
