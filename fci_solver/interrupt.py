@@ -35,6 +35,9 @@ class Interrupted(BaseException):
 
 
 _deferred = threading.Event()  # the handler ran inside the compiler and did not raise
+# Ctrl-Cs the main thread has taken (its handler raised, or a look took one the handler left):
+# a count, since a command that goes on after one (fci play) clears STOP at once
+_taken = [0]
 
 
 def _handler(signum, frame):
@@ -42,6 +45,7 @@ def _handler(signum, frame):
     if _in_compiler(frame):
         _deferred.set()
         return
+    _taken[0] += 1
     raise Interrupted
 
 
@@ -69,12 +73,13 @@ def install() -> None:
 
 
 def _watch(fd: int) -> None:
+    seen = _taken[0]
     while True:
         if signal.SIGINT not in os.read(fd, 64):
             continue
         heard = time.monotonic()
         while time.monotonic() - heard < GRACE:
-            if STOP.is_set() and not _deferred.is_set():
+            if _taken[0] > seen:
                 break
             time.sleep(0.02)
         else:
@@ -85,11 +90,13 @@ def _watch(fd: int) -> None:
                 sys.stderr.flush()
             finally:
                 os._exit(130)
+        seen = _taken[0]
 
 
 def check() -> None:
     """Raise :class:`Interrupted` once Ctrl-C was pressed (for worker threads and loops)."""
     if STOP.is_set():
-        if threading.current_thread() is threading.main_thread():
+        if _deferred.is_set() and threading.current_thread() is threading.main_thread():
             _deferred.clear()  # taken here: the command unwinds as usual
+            _taken[0] += 1
         raise Interrupted

@@ -6,6 +6,8 @@ subprocess; the rest call ``main`` in-process and read the one-line error it pri
 
 import json
 import os
+import pty
+import select
 import signal
 import subprocess
 import sys
@@ -137,6 +139,41 @@ def test_ctrl_c_while_the_main_thread_is_in_compiled_code_or_the_compiler_ends_w
         assert p.returncode == 130 and err.strip() == "fci: interrupted"
     finally:
         p.kill()  # a spinning program that did not stop would spin on after the test
+
+
+def test_ctrl_c_during_a_hint_stops_the_hint_and_the_game_goes_on():
+    # the watchdog ends only a process that did not take the Ctrl-C: fci play takes it, clears it
+    # at once and carries on (on a terminal, where Ctrl-C asks before it quits)
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sys.executable, FCI + ["play", "--random", "--seed", "1", "--plain"])
+
+    def read_until(text, timeout=60):
+        out, end = "", time.perf_counter() + timeout
+        while text not in out and time.perf_counter() < end:
+            if select.select([fd], [], [], 0.1)[0]:
+                out += os.read(fd, 4096).decode(errors="replace")
+        assert text in out, out
+        return out
+
+    try:
+        read_until("turn> ")
+        os.write(fd, b"hint\n")
+        time.sleep(1.0)  # into the search (seeded deal 1 without abilities: seconds)
+        os.kill(pid, signal.SIGINT)
+        read_until("Hint stopped.")
+        time.sleep(1.0)  # past the watchdog's grace
+        assert os.waitpid(pid, os.WNOHANG) == (0, 0)  # still playing
+        os.write(fd, b"quit\n")
+        read_until("Stopped with 16 stacks.")
+        assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(fd)
 
 
 def test_a_ctrl_c_inside_the_compiler_is_taken_at_the_next_look_not_raised_there():
