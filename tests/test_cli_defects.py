@@ -179,8 +179,8 @@ def test_ctrl_c_during_a_hint_stops_the_hint_and_the_game_goes_on():
 def test_a_ctrl_c_inside_the_compiler_is_taken_at_the_next_look_not_raised_there():
     # numba, caught mid-compile, reports "no compiled object yet" for the kernel; llvmlite prints
     # a traceback from its callback and compiles on
-    ns = {"__name__": "numba.core.compiler_stand_in", "handler": interrupt._handler}
-    exec("def compiling():\n    handler(2, sys._getframe())\n", {**ns, "sys": sys}, ns)
+    ns = {"__name__": "numba.core.compiler_stand_in", "handler": interrupt._handler, "sys": sys}
+    exec("def compiling():\n    handler(2, sys._getframe())\n", ns)
     interrupt.install()
     try:
         ns["compiling"]()  # does not raise

@@ -407,11 +407,12 @@ def gen_children(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_
 
 @njit(**HOT)
 def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
-                      pos, stk, board, grp):
-    """:func:`gen_children` with the work arrays passed in (the search reuses them: no allocation per node)."""
+                      pos, stk, board, grp, once=0):
+    """:func:`gen_children` with the work arrays passed in (the search reuses them: no allocation per node);
+    ``once`` as for :func:`_ability`."""
     # with no window nothing is cut: the bound's arrays are never read (any of the right type will do)
     return gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
-                              pos, stk, board, grp, INF, stk, bydist, stk, stk, stk, 0)
+                              pos, stk, board, grp, INF, stk, bydist, stk, stk, stk, once)
 
 
 @njit(**HOT)

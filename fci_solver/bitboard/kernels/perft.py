@@ -15,8 +15,8 @@ import numpy as np
 from numba import njit
 
 from .bound import WORK
-from .keys import HOT, INF, NCARDS, PHASE_BIT
-from .movegen import gen_children_below
+from .keys import HOT, NCARDS, PHASE_BIT
+from .movegen import gen_children_into
 from .table import _hash, _prefetch
 
 AHEAD = 16  # children between a slot's load and its use in add_children
@@ -105,15 +105,6 @@ def collect(sk0, sk1, stag, lk0, lk1, lmeta):
 
 
 @njit(**HOT)
-def _children(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, start, cap, pos, stk, board, nogrp):
-    # a double move whose two orders reach one position is listed once (the search's "once"):
-    # the set would keep one copy anyway, and a node with a double move has half its children so
-    # (with no window nothing is cut, and the bound's arrays are never read)
-    return gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, start, cap, pos,
-                              stk, board, nogrp, INF, stk, bydist, stk, stk, stk, 1)
-
-
-@njit(**HOT)
 def level_children(lk0, lk1, lmeta, start, n, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, work, got):
     """List the children of the level's states ``start..n-1`` into the child buffer, each
     after-Whale half-step followed by the turns after it, from ``got[0]`` on, and stop before a
@@ -128,13 +119,15 @@ def level_children(lk0, lk1, lmeta, start, n, ab, prey, mid, bydist, dstart, max
     base = got[0]
     i = start
     while i < n:
-        end = _children(lk0[i], lk1[i], lmeta[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, base,
-                                cap, pos, stk, board, nogrp)
+        # a double move whose two orders reach one position is listed in one order (once = 1): the
+        # set would keep one copy anyway, and a node with a double move has half its children so
+        end = gen_children_into(lk0[i], lk1[i], lmeta[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, base,
+                                cap, pos, stk, board, nogrp, 1)
         j = base
         while j < end and end <= cap:
             if (cmeta[j] & PHASE_BIT) != 0:
-                end = _children(ck0[j], ck1[j], cmeta[j], ab, prey, mid, bydist, dstart, maxd, ck0, ck1,
-                                        cmeta, end, cap, pos, stk, board, nogrp)
+                end = gen_children_into(ck0[j], ck1[j], cmeta[j], ab, prey, mid, bydist, dstart, maxd, ck0, ck1,
+                                        cmeta, end, cap, pos, stk, board, nogrp, 1)
             j += 1
         if end > cap:
             got[0] = base
