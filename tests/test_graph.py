@@ -208,6 +208,46 @@ def test_perfect_play_graph_cap_stops_within_a_turn():
     assert e.value.counts["expanded"] == 1 and e.value.counts["turn"] == 2
 
 
+def test_perfect_play_graph_cap_stops_the_slice_being_settled(monkeypatch):
+    # the next slice's positions are settled on another thread while this one is added to the
+    # graph: when the cap is reached there, that settling stops too instead of running to its end.
+    # Here each settling waits until the build either asks for its answers or stops, so the one
+    # under way when the cap is met is known, whatever the timing.
+    import threading
+
+    from fci_solver import optimal as o
+
+    asked = [threading.Event() for _ in range(1000)]
+    calls, ended = [0], []
+    settle, collect = o._settle, o._Build._collect
+
+    def waiting(workers, *args, **kw):
+        i = calls[0]
+        calls[0] += 1
+        stop = workers[0][1].cancel
+        for _ in range(100):  # 10 s at most
+            if asked[i].wait(0.1) or stop.is_set():
+                break
+        try:
+            out = settle(workers, *args, **kw)
+        except o._OutOfTime:
+            ended.append("stopped")
+            raise
+        ended.append("done")
+        return out
+
+    def asking(self, future):
+        asked[len(ended)].set()
+        return collect(self, future)
+
+    monkeypatch.setattr(o, "_settle", waiting)
+    monkeypatch.setattr(o._Build, "_collect", asking)
+    monkeypatch.setattr(o, "SLICE", 8)  # a position a slice: turn 2's 89 positions, 89 slices
+    with pytest.raises(o.CapReached):
+        o.optimal_graph(SMALL[1], CARDS, max_nodes=200)  # 1 + 89 positions to turn 1, 932 kept after turn 2
+    assert ended[-1] == "stopped" and ended.count("stopped") == 1 and "done" in ended
+
+
 def test_perfect_play_graph_time_limit_gives_partial_counts():
     from fci_solver import optimal as o
     from fci_solver.position import Deal

@@ -545,7 +545,8 @@ class BitboardSolver:
         if status == 3:
             raise FciError("the child buffer overflowed (a node with too many turns)")
 
-    def _stopped(self, deadline: float | None) -> bool:
+    def stopped(self, deadline: float | None) -> bool:
+        """Whether ``deadline`` has passed or :attr:`cancel` is set."""
         return (deadline is not None and time.perf_counter() > deadline) or \
             (self.cancel is not None and self.cancel.is_set())
 
@@ -593,7 +594,7 @@ class BitboardSolver:
                     found = [w.incumbent for w in walks if w.incumbent is not None]
                     self.progress(self.states, min(found) if found else None)
                 spent = (max_states is not None and ran >= max_states) or (until is not None and time.perf_counter() > until)
-                if self._stopped(deadline) or (spent and not (probe is not None and probe.busy)):
+                if self.stopped(deadline) or (spent and not (probe is not None and probe.busy)):
                     return min(walks, key=lambda w: w.ctl[5]).result()
         finally:
             if probe is not None:
@@ -606,7 +607,7 @@ class BitboardSolver:
         ``searched``: its positions count as states; the run's end when it found a line."""
         if probe is None or (max_states is not None and searched >= max_states and not probe.aside):
             return None
-        expanded, line = probe.turn(new, lambda: self._stopped(deadline))
+        expanded, line = probe.turn(new, lambda: self.stopped(deadline))
         self.states += expanded
         return None if line is None else _Ran(1, beta - 1, beta - 1, None, line)
 
@@ -648,7 +649,7 @@ class BitboardSolver:
                               each, fr, ck0, ck1, cmeta, clb, cgrp, self.table, eng.ab, eng.prey, eng.mid, eng.reach,
                               eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc, ctl, inc, eng.work)
             self._count(int(ctl[2]), int(ctl[8]), int(ctl[1]))
-            if i < n and self._stopped(deadline):
+            if i < n and self.stopped(deadline):
                 return None
         return out
 
@@ -705,7 +706,7 @@ class BitboardSolver:
             states, seconds = self.head_start
             status, value, proven, beta, best_inc, best_path, line = self._passes(eng, root, deadline, states,
                                                                                   t0 + seconds, self.aside_beam)
-            if status == 0 and not self._stopped(deadline):
+            if status == 0 and not self.stopped(deadline):
                 found = self._threads(eng, root, deadline, proven)
                 if found is not None:
                     return self._result(pos, t0, *found)
@@ -831,11 +832,11 @@ class BitboardSolver:
                     until = deadline if lazy_until is None else min(deadline or lazy_until, lazy_until)
                     v, keys = self._lazy_pass(root, kids, workers, beta, until)
                 stopped_to_grow, self._regrow = self._regrow, False
-                if (stopped_to_grow or self._table_full(workers)) and not self._stopped(deadline):
+                if (stopped_to_grow or self._table_full(workers)) and not self.stopped(deadline):
                     self._grow_shared(workers)
                     if v is None and stopped_to_grow:
                         continue  # the same pass again: what it proved is in the table
-                if not split and v is None and lazy_until is not None and not self._stopped(deadline):
+                if not split and v is None and lazy_until is not None and not self.stopped(deadline):
                     split = True  # "auto": Lazy SMP's time is up, the root's turns are shared out
                     continue
                 if v is None:
