@@ -65,7 +65,8 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     Raises :class:`CapReached` as soon as more than ``max_nodes`` positions are found, and
     :class:`OutOfTime` when ``time_limit`` seconds pass, each with the partial graph and counts.
     The graph is built turn by turn; the next positions of a turn's positions are settled in
-    slices, each on ``jobs`` threads sharing one table (the graph does not depend on it).
+    slices, each on ``jobs`` threads sharing one table (the graph does not depend on it) while
+    the calling thread adds the slice before to the graph.
     """
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     eng = Engine(start.board, cards)
