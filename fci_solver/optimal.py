@@ -252,9 +252,8 @@ class _Build:
                     frontier = nxt
             finally:
                 # a build stopped by the cap, the clock or Ctrl-C stops the slice being settled too
+                # (the workers' solvers are this build's own: their cancel is left set)
                 self.cancel.set()
-        for _, s in self.workers:
-            s.cancel = None
         return self.G
 
     def _slices(self, frontier: list):
