@@ -22,6 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+# The kernels Python calls release the interpreter lock: a layer's chunk can run for a second, and
+# Ctrl-C's watchdog (fci_solver.interrupt), a Python thread, must be able to run meanwhile.
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)  # no valid key: seat 0's subset index would be 255
 
 
@@ -84,7 +86,7 @@ def resolve(prof, p, alpha, kstars, centre, stars_out, work):
 
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def outcomes(p, alpha, kstars, cmax, stars_out, centre_out):
     """Tabulate every pass: row ``profile * n_centres + centre`` (both as mixed-radix indices:
     the profile base 5, seat 0 lowest; the centre Worms, Birds, Cats, Dogs with ranges
@@ -191,7 +193,7 @@ def _next_profile(p, hands, sub_cnt, fix, prof):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def orbit_step(keys, weights, lo, hi, p, group, fix, sub_cnt, sub_minus, sub_orders, out_centre, n_c, qcode,
                out_keys, out_w, n, acc):
     """One pass forward over states up to the seats' symmetry.
@@ -255,7 +257,7 @@ def _slot2(t0, t1, a, b):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def score_step(k0s, k1s, ws, lo, hi, p, sub_cnt, sub_minus, sub_stars, centre_stars, stars, out_centre, n_c,
                out0, out1, out_w, n):
     """One pass forward over (state, stars per seat), for the win chances.
@@ -317,7 +319,7 @@ def score_step(k0s, k1s, ws, lo, hi, p, sub_cnt, sub_minus, sub_stars, centre_st
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def shares(k0s, k1s, ws, p, lcm, out):
     """At the end of the round: ``out[s]`` += weight * lcm / (seats tied for the most stars),
     for each seat among them (so a tie is shared equally, in integers)."""
