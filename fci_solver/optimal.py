@@ -326,7 +326,8 @@ class _Build:
 def _settle(workers: list, keys: list, m: int, tick=None, deadline: float | None = None) -> dict:
     """Whether each of ``keys`` can still reach ``m`` stacks: an exact search each, shared among
     the (engine, solver) ``workers``, one thread each; ``tick(n)`` with the number settled so far.
-    Raises :class:`_OutOfTime` when ``deadline`` passes.
+    Raises :class:`_OutOfTime` when ``deadline`` passes or a worker's ``cancel`` is set (the
+    build stopped while these were settled).
 
     Each run of keys is first answered by one kernel call (the bound, the table, game ends), and
     those left are searched one after another by another: late in the game most next positions
