@@ -849,24 +849,42 @@ def main(argv=None) -> None:
         raise
     except (interrupt.Interrupted, KeyboardInterrupt):
         interrupt.STOP.set()
-        _fail("interrupted", 130)
+        _interrupted()
     except Exception:
         # a Ctrl-C that landed inside a library comes back as its error: numba's compiler, caught
         # mid-compile on a first run, raises "RuntimeError: no compiled object yet"
         if interrupt.STOP.is_set():
-            _fail("interrupted", 130)
+            _interrupted()
         raise
     sys.exit(rv if isinstance(rv, int) else 0)
 
 
-def _fail(message: str, status: int = 2, prog: str = "fci") -> None:
-    """One line on stderr (if there is one) and the exit status."""
+def _interrupted() -> None:
+    """Exit 130 after Ctrl-C.  What finished is written by now (the command unwound); a pool's
+    thread may still be in numba's compiler, and Python would join it at exit for seconds, so
+    then the process ends at once."""
+    if interrupt.workers_running():
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+        _say("interrupted")
+        os._exit(130)
+    _fail("interrupted", 130)
+
+
+def _say(message: str, prog: str = "fci") -> None:
     if sys.stderr is not None:
         try:
             sys.stderr.write(f"{prog}: {message}\n")
             sys.stderr.flush()
         except OSError:
             pass
+
+
+def _fail(message: str, status: int = 2, prog: str = "fci") -> None:
+    """One line on stderr (if there is one) and the exit status."""
+    _say(message, prog)
     sys.exit(status)
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from . import interrupt
@@ -200,7 +199,7 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
         helpers = solver.helpers(jobs)
         engines = [Engine(pos.board, cards) for _ in range(jobs)]
         try:
-            with ThreadPoolExecutor(jobs) as pool:
+            with interrupt.pool(jobs) as pool:
                 list(pool.map(lambda j: run(items[j::jobs], engines[j], helpers[j], limit), range(jobs)))
         finally:
             solver.unshare(helpers)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -246,4 +247,5 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
         return list(pool.map(full, found)) if pool is not None else [full(p) for p in found]
     finally:
         if pool is not None:
-            pool.shutdown(cancel_futures=True)
+            # left by an error or Ctrl-C: without waiting for a grade (see interrupt.pool)
+            pool.shutdown(wait=sys.exc_info()[1] is None, cancel_futures=True)

@@ -24,6 +24,8 @@ import signal
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 STOP = threading.Event()
 GRACE = 0.5  # seconds the main thread has to take the signal before the watchdog ends the process
@@ -100,3 +102,28 @@ def check() -> None:
             _deferred.clear()  # taken here: the command unwinds as usual
             _taken[0] += 1
         raise Interrupted
+
+
+@contextmanager
+def pool(n: int):
+    """A pool of ``n`` threads that an error or Ctrl-C leaves without waiting for them.
+
+    A ``with ThreadPoolExecutor`` left by Ctrl-C waits for its threads, and one of them may be in
+    numba's compiler on a first run, seconds that no look at Ctrl-C interrupts (the graph of
+    perfect play on a fresh install: 1.4-3.8 s after the signal).  Their work was not finished,
+    so nothing is lost by not waiting; they stop at their next :func:`check`, and
+    :func:`workers_running` lets the command line end the process without the join at exit.
+    """
+    ex = ThreadPoolExecutor(n)
+    try:
+        yield ex
+    except BaseException:
+        ex.shutdown(wait=False, cancel_futures=True)
+        raise
+    ex.shutdown(wait=True)
+
+
+def workers_running() -> bool:
+    """Whether a thread that Python joins at exit (a pool's) is still running."""
+    main = threading.main_thread()
+    return any(t is not main and not t.daemon and t.is_alive() for t in threading.enumerate())

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import networkx as nx
@@ -26,7 +25,7 @@ import numpy as np
 from . import graph as g
 from .cards import CardTable
 from .errors import FciError
-from .interrupt import check as check_interrupt
+from .interrupt import check as check_interrupt, pool as thread_pool
 from .position import Position
 from .bitboard.search import BitboardSolver, Engine, key_of
 
@@ -232,7 +231,7 @@ class _Build:
         # (a fifth of it) then runs beside the searches instead of between them.
         for _, s in self.workers:
             s.cancel = self.cancel
-        with ThreadPoolExecutor(1) as bg:
+        with thread_pool(1) as bg:
             try:
                 while frontier:
                     nxt = []
@@ -364,7 +363,7 @@ def _settle(workers: list, keys: list, m: int, tick=None, deadline: float | None
 
     if len(workers) == 1 or len(keys) <= BATCH:
         return dict(run(*workers[0]))
-    with ThreadPoolExecutor(len(workers)) as pool:
+    with thread_pool(len(workers)) as pool:
         parts = list(pool.map(lambda w: run(*w), workers))
     return dict(kv for part in parts for kv in part)
 

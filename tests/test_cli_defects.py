@@ -141,6 +141,36 @@ def test_ctrl_c_while_the_main_thread_is_in_compiled_code_or_the_compiler_ends_w
         p.kill()  # a spinning program that did not stop would spin on after the test
 
 
+# A settling thread of the perfect-play graph held where no look at Ctrl-C comes: numba compiling
+# the settling kernels on a first run, seconds in LLVM, while the main thread waits for it.
+IN_A_POOL_THREAD = """
+import sys, time
+from fci_solver import cli, optimal
+
+def held(*args, **kwargs):
+    print("in", flush=True)
+    time.sleep(60)
+
+optimal._settle = held
+cli.main(["graph", "--optimal", "--random", "--seed", "2", "--sea", "none", "-q", "--jobs", "2"])
+"""
+
+
+def test_ctrl_c_while_a_pool_thread_is_held_in_the_compiler_ends_within_a_second():
+    p = subprocess.Popen([sys.executable, "-c", IN_A_POOL_THREAD], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        assert p.stdout.readline() == "in\n"
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        t = time.perf_counter()
+        _, err = p.communicate(timeout=10)
+        assert time.perf_counter() - t < 1.0
+        assert p.returncode == 130 and err.strip() == "fci: interrupted"
+    finally:
+        p.kill()
+
+
 def test_ctrl_c_during_a_hint_stops_the_hint_and_the_game_goes_on():
     # the watchdog ends only a process that did not take the Ctrl-C: fci play takes it, clears it
     # at once and carries on (on a terminal, where Ctrl-C asks before it quits)

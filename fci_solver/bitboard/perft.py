@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import queue
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 
 import numpy as np
 
 from ..cards import CardTable
 from ..errors import FciError
-from ..interrupt import check as check_interrupt
+from ..interrupt import check as check_interrupt, pool as thread_pool
 from ..position import Position
 from . import kernels as K, memory
 from .search import Engine, key_of
@@ -50,8 +50,7 @@ def perft(pos: Position, depth: int, cards: CardTable, jobs: int = 1) -> int:
     k = key_of(pos)
     level = (np.array([k[0]], np.uint64), np.array([k[1]], np.uint64), np.array([k[2]], np.int64))
     listers = [_Lister(Engine(pos.board, cards)) for _ in range(max(1, jobs - 1))]
-    pool = ThreadPoolExecutor(jobs) if jobs > 1 else None
-    try:
+    with thread_pool(jobs) if jobs > 1 else nullcontext() as pool:
         before = 1
         for d in range(depth):
             n = level[0].shape[0]
@@ -63,9 +62,6 @@ def perft(pos: Position, depth: int, cards: CardTable, jobs: int = 1) -> int:
             if d == depth - 1:
                 return s.count  # the last level is counted, never listed
             level, before = s.states(), n
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True)
     return 1
 
 
