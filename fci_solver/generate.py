@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import math
 import random
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from math import comb, factorial
 
+from . import interrupt
 from .cards import CardTable
 from .errors import FciError
 from .grade import Band, Grade, difficulty_band, grade
@@ -247,5 +247,5 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
         return list(pool.map(full, found)) if pool is not None else [full(p) for p in found]
     finally:
         if pool is not None:
-            # left by an error or Ctrl-C: without waiting for a grade (see interrupt.pool)
-            pool.shutdown(wait=sys.exc_info()[1] is None, cancel_futures=True)
+            # left by Ctrl-C: without waiting for a grade (see interrupt.pool)
+            pool.shutdown(wait=not interrupt.STOP.is_set(), cancel_futures=True)

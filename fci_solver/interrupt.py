@@ -106,19 +106,22 @@ def check() -> None:
 
 @contextmanager
 def pool(n: int):
-    """A pool of ``n`` threads that an error or Ctrl-C leaves without waiting for them.
+    """A pool of ``n`` threads that Ctrl-C leaves without waiting for them.
 
     A ``with ThreadPoolExecutor`` left by Ctrl-C waits for its threads, and one of them may be in
     numba's compiler on a first run, seconds that no look at Ctrl-C interrupts (the graph of
     perfect play on a fresh install: 1.4-3.8 s after the signal).  Their work was not finished,
     so nothing is lost by not waiting; they stop at their next :func:`check`, and
     :func:`workers_running` lets the command line end the process without the join at exit.
+    Left otherwise (an error, a cap), the pool waits for its threads as usual: the caller goes
+    on, and their searches stop at their next look at what stopped them.
     """
     ex = ThreadPoolExecutor(n)
     try:
         yield ex
     except BaseException:
-        ex.shutdown(wait=False, cancel_futures=True)
+        stopped = STOP.is_set()
+        ex.shutdown(wait=not stopped, cancel_futures=stopped)
         raise
     ex.shutdown(wait=True)
 
