@@ -247,5 +247,4 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
         return list(pool.map(full, found)) if pool is not None else [full(p) for p in found]
     finally:
         if pool is not None:
-            # left by Ctrl-C: without waiting for a grade (see interrupt.pool)
-            pool.shutdown(wait=not interrupt.STOP.is_set(), cancel_futures=True)
+            interrupt.leave(pool, cancel=True)  # the grades started on a guess are not wanted

@@ -119,11 +119,15 @@ def pool(n: int):
     ex = ThreadPoolExecutor(n)
     try:
         yield ex
-    except BaseException:
-        stopped = STOP.is_set()
-        ex.shutdown(wait=not stopped, cancel_futures=stopped)
-        raise
-    ex.shutdown(wait=True)
+    finally:
+        leave(ex)
+
+
+def leave(ex: ThreadPoolExecutor, cancel: bool = False) -> None:
+    """Shut ``ex`` down as :func:`pool` does: waiting for its threads unless Ctrl-C was pressed
+    (then its queued work is dropped too); ``cancel`` drops queued work in any case."""
+    stopped = STOP.is_set()
+    ex.shutdown(wait=not stopped, cancel_futures=cancel or stopped)
 
 
 def workers_running() -> bool:
