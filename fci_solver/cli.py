@@ -460,9 +460,8 @@ def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1,
     click.echo(f"\nMinimum {report['minimum']}. Perfect play: {report['positions']:,} positions, "
                f"{lines['positions']:,} perfect lines as position sequences ({lines['turns']:,} as turn sequences).")
     click.echo(f"Positions with only one move that keeps the minimum: {report['only_move_positions']:,}.")
-    click.echo("\n turn  positions   options  keeping")
-    for row in report["width_by_turn"]:
-        click.echo(f"{row['turn']:>5} {row['positions']:>10,} {row['options']:>9,} {row['keeping']:>8,}")
+    click.echo(_build_cost(report["stats"]))
+    _width_table(report["width_by_turn"])
     nd = report["narrowest_decision"]
     if nd:
         click.echo(f"\nNarrowest decision: turn {nd['turn']}, {nd['keeping']} of {nd['options']} options keep the minimum.")
@@ -488,9 +487,20 @@ def _partial_graph_report(setup: Setup, report: dict, as_json: bool) -> None:
     click.echo(f"\nMinimum {report['minimum']}. Not finished: {report['found']:,} perfect-play positions found, "
                f"{report['expanded']:,} of them expanded, down to turn {report['turn']}; "
                f"{report['settled']:,} next positions settled.")
-    click.echo("\n turn  positions   options  keeping   (expanded so far)")
-    for row in report["width_by_turn"]:
-        click.echo(f"{row['turn']:>5} {row['positions']:>10,} {row['options']:>9,} {row['keeping']:>8,}")
+    click.echo(_build_cost(report["stats"]))
+    _width_table(report["width_by_turn"], "   (expanded so far)")
+
+
+def _build_cost(stats: dict) -> str:
+    return (f"Searched {stats['states']:,} states in {stats['seconds']:.1f} s: {stats['minimum_states']:,} to prove "
+            f"the minimum, the rest to settle {stats['settled']:,} next positions.")
+
+
+def _width_table(rows: list, note: str = "") -> None:
+    """Perfect play's width turn by turn, with the states spent settling each turn's options."""
+    click.echo(f"\n turn  positions   options  keeping       states{note}")
+    for row in rows:
+        click.echo(f"{row['turn']:>5} {row['positions']:>10,} {row['options']:>9,} {row['keeping']:>8,} {row['states']:>12,}")
 
 
 def _grade_lines(g) -> list[str]:

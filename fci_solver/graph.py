@@ -319,6 +319,10 @@ def write_graph(G: nx.DiGraph, path: str) -> str:
     fmt = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     if fmt not in FORMATS:
         raise FciError(f"unknown graph format for {path!r}: use a .graphml, .gexf or .dot file")
+    # GraphML and GEXF hold plain values only: graph attributes that are not (the perfect-play
+    # graph's states by turn) stay out of the file, the graph itself keeps them
+    whole = G.graph
+    G.graph = {k: v for k, v in whole.items() if isinstance(v, (str, int, float))}
     try:
         if fmt == "graphml":
             nx.write_graphml(G, path)
@@ -328,6 +332,8 @@ def write_graph(G: nx.DiGraph, path: str) -> str:
             write_dot(G, path)
     except OSError as e:
         raise FciError(f"cannot write {path!r}: {e.strerror}") from None
+    finally:
+        G.graph = whole
     return fmt
 
 

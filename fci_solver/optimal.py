@@ -33,6 +33,7 @@ from .bitboard.search import BitboardSolver, Engine, key_of
 CHUNK = 2000
 BATCH = 256  # next positions answered by one kernel call before any is searched
 SLICE = 1 << 14  # next positions settled between two looks at the node cap and the clock
+STATS = ("states", "minimum_states", "settled", "seconds")  # what a build cost (:meth:`_Build.stats`)
 
 
 class Incomplete(FciError):
@@ -47,6 +48,7 @@ class Incomplete(FciError):
     def __init__(self, message: str, partial: nx.DiGraph, counts: dict):
         super().__init__(message)
         self.partial, self.counts = partial, counts
+        self.stats: dict = {}  # what the build cost until it stopped, as in a whole graph's (STATS)
 
 
 class CapReached(Incomplete):
@@ -82,11 +84,18 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     # the settling threads have engines of their own: the build lists next positions with ``eng``
     # while they settle
     workers = list(zip([Engine(start.board, cards) for _ in helpers], helpers)) or [(eng.copy(), solver)]
+    build = _Build(start, eng, solver, workers, max_nodes, progress, deadline)
+    t0 = time.perf_counter()
     try:
-        return _Build(start, eng, solver, workers, max_nodes, progress, deadline).run()
+        G = build.run()
+    except Incomplete as e:
+        e.stats = build.stats(time.perf_counter() - t0, helpers)
+        raise
     finally:
         if helpers:
             solver.unshare(helpers)
+    G.graph.update(build.stats(time.perf_counter() - t0, []))
+    return G
 
 
 @dataclass(frozen=True)
@@ -212,6 +221,7 @@ class _Build:
         self.depth: dict = {}
         self.keeps: dict = {}
         self.expanded = 0
+        self.minimum_states = 0  # spent proving the start's minimum
         self.G = None
         # set when the build stops while a slice is being settled: its searches stop at their next chunk
         self.cancel = threading.Event()
@@ -219,11 +229,13 @@ class _Build:
     def run(self) -> nx.DiGraph:
         root = key_of(self.start)
         m = self.solver.minimum(self.eng, root, self.deadline)
+        self.minimum_states = self.solver.states
         if m is None:
-            self.G = nx.DiGraph(root=g.node_id(root), minimum=None)
+            self.G = nx.DiGraph(root=g.node_id(root), minimum=None, settle_states={})
             self._stop(OutOfTime, "the time limit ran out before the start's minimum was proven")
         b = self.start.board
-        self.G = nx.DiGraph(root=g.node_id(root), margin=b.margin, height=b.height, width=b.width, minimum=m)
+        self.G = nx.DiGraph(root=g.node_id(root), margin=b.margin, height=b.height, width=b.width, minimum=m,
+                            settle_states={})
         self.depth[root] = 0
         frontier = [root]
         # The next positions of one slice are settled on the workers' threads while this thread
@@ -241,7 +253,8 @@ class _Build:
                     for part in self._slices(frontier):
                         if ready is not None:
                             self._collect(ready[1])
-                        running = (part, bg.submit(self._settle_children, self._todo(part), m))
+                        running = (part, bg.submit(self._settle_children, self._todo(part), m,
+                                                   self.depth[part[0][0]] + 1))
                         if ready is not None:
                             nxt += self._expand_all(ready[0], m)
                         ready = running
@@ -274,11 +287,27 @@ class _Build:
         siblings one after another share subtrees in the table."""
         return list(dict.fromkeys(ch for _, mult in part for ch in sorted(mult) if ch not in self.keeps))
 
-    def _settle_children(self, todo: list, m: int) -> dict:
-        """Whether each of ``todo`` keeps the minimum (run on a thread of its own)."""
+    def _settle_children(self, todo: list, m: int, turn: int) -> dict:
+        """Whether each of ``todo``, next positions of positions before ``turn``, keeps the
+        minimum (run on a thread of its own); the states it took count for that turn."""
         base = len(self.keeps)
         tick = (lambda n: self.progress(base + n, None)) if self.progress else None
-        return _settle(self.workers, todo, m, tick, self.deadline)
+        before = self._worker_states()
+        try:
+            return _settle(self.workers, todo, m, tick, self.deadline)
+        finally:
+            by_turn = self.G.graph["settle_states"]
+            by_turn[turn] = by_turn.get(turn, 0) + self._worker_states() - before
+
+    def _worker_states(self) -> int:
+        return sum(s.states for _, s in self.workers)
+
+    def stats(self, seconds: float, helpers: list) -> dict:
+        """What the build cost: search states in all (the minimum's proof, then the settling, on
+        every thread; ``helpers``: the solvers whose states are not yet the build's), next
+        positions settled, and wall-clock seconds."""
+        return {"states": self.solver.states + sum(h.states for h in helpers), "minimum_states": self.minimum_states,
+                "settled": len(self.keeps), "seconds": round(seconds, 3)}
 
     def _collect(self, future) -> None:
         """Wait for a slice's settling and take its answers."""
@@ -391,14 +420,17 @@ def only_move_positions(G: nx.DiGraph) -> list[str]:
 
 
 def width_by_turn(G: nx.DiGraph) -> list[dict]:
-    """Per turn (fewest turns from the start): perfect-play positions, and the options they offer."""
+    """Per turn (fewest turns from the start): perfect-play positions, the options they offer, how
+    many keep the minimum, and the search states spent settling those options."""
     rows: dict = {}
     for n, d in G.nodes(data=True):
         r = rows.setdefault(d["depth"], [0, 0, 0])
         r[0] += 1
         r[1] += d["options"]
         r[2] += d["keeping"]
-    return [{"turn": t + 1, "positions": a, "options": b, "keeping": c} for t, (a, b, c) in sorted(rows.items())]
+    states = G.graph.get("settle_states", {})
+    return [{"turn": t + 1, "positions": a, "options": b, "keeping": c, "states": states.get(t + 1, 0)}
+            for t, (a, b, c) in sorted(rows.items())]
 
 
 def narrowest_decision(G: nx.DiGraph) -> str | None:
@@ -414,7 +446,7 @@ def partial_report(e: Incomplete) -> dict:
     """What a stopped build found, JSON-ready: why it stopped, how far it got, and the width of
     perfect play by turn over the positions it expanded (the last turn's row is a part)."""
     return {"complete": False, **e.counts, "minimum": e.partial.graph.get("minimum"),
-            "width_by_turn": width_by_turn(e.partial), "message": str(e)}
+            "width_by_turn": width_by_turn(e.partial), "stats": e.stats, "message": str(e)}
 
 
 def analyse(G: nx.DiGraph) -> dict:
@@ -437,4 +469,5 @@ def analyse(G: nx.DiGraph) -> dict:
         "only_move_positions": len(only_move_positions(G)),
         "width_by_turn": width_by_turn(G),
         "narrowest_decision": node(narrow) if narrow else None,
+        "stats": {k: G.graph.get(k) for k in STATS},
     }

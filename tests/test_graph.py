@@ -125,6 +125,23 @@ def test_perfect_play_graph_is_the_full_graph_cut_to_perfect_positions(pos, jobs
         assert G.nodes[n]["keeping"] == sum(full.nodes[s]["min_result"] == m for s in full.successors(n))
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_perfect_play_graph_says_what_it_cost(jobs):
+    # every state is counted once: the minimum's proof, then the settling of each turn's next
+    # positions, whichever thread searched it; every distinct next position is settled once
+    from fci_solver import optimal as o
+
+    pos = SMALL[0]
+    full = g.build_graph(pos, CARDS)
+    G = o.optimal_graph(pos, CARDS, jobs=jobs)
+    stats = o.analyse(G)["stats"]
+    by_turn = [row["states"] for row in o.width_by_turn(G)]
+    assert sum(by_turn) > 0 and stats["minimum_states"] > 0
+    assert stats["states"] == stats["minimum_states"] + sum(by_turn)
+    assert stats["settled"] == len({s for n in G for s in full.successors(n)})
+    assert stats["seconds"] > 0
+
+
 @pytest.mark.parametrize("pos", SMALL)
 def test_perfect_lines_and_critical_positions_match_brute_force(pos):
     from fci_solver import optimal as o
@@ -192,6 +209,9 @@ def test_perfect_play_graph_cap_gives_partial_counts():
     # the partial graph holds only expanded positions, each with the counts of the whole graph
     part = e.value.partial
     assert part.number_of_nodes() == c["expanded"]
+    stats = e.value.stats
+    assert stats["settled"] == c["settled"]
+    assert stats["states"] == stats["minimum_states"] + sum(part.graph["settle_states"].values())
     for n, d in part.nodes(data=True):
         assert (d["options"], d["keeping"]) == (whole.nodes[n]["options"], whole.nodes[n]["keeping"])
 
@@ -284,6 +304,7 @@ def test_every_exported_node_has_a_position_and_a_label(tmp_path, ext):
     G = o.optimal_graph(SMALL[0], CARDS)
     path = str(tmp_path / f"perfect.{ext}")
     g.write_graph(G, path)
+    assert G.graph["settle_states"]  # left out of the file (no format holds a mapping), kept in the graph
     back = {"graphml": nx.read_graphml, "gexf": nx.read_gexf, "dot": g.read_dot}[ext](path)
     for n in back:
         pos = parse_position_text(back.nodes[n]["position"])
