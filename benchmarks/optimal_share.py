@@ -13,6 +13,7 @@ position counted is in the graph, so the count is a lower bound on its size:
 - ``open``: neither, at this budget (or the time limit ran out).
 
     python benchmarks/optimal_share.py --count 6 --sea none --time-limit 300
+    python benchmarks/optimal_share.py --deal "1 7 3 13 6 12 9 5 10 0 11 4 14 8 15 2" --time-limit 300
 
 One JSON row per deal on stdout, a line per deal and the tally on stderr.
 """
@@ -40,19 +41,21 @@ from fci_solver.optimal import size_at_least
 @click.option("--max-budget", default=12_800, help="Raised 4x at a time up to this while positions are unsettled.")
 @click.option("--time-limit", default=600.0, help="Seconds per deal.")
 @click.option("--margin", default=2)
-def main(layout, sea, first, count, cap, budget, max_budget, time_limit, margin):
+@click.option("--deal", "deals", multiple=True, help="A deal to measure instead of the seeds (repeatable): a generated puzzle, say.")
+def main(layout, sea, first, count, cap, budget, max_budget, time_limit, margin, deals):
     load_search_kernels()
     tally: dict = {}
-    for seed in range(first, first + count):
-        setup = make_setup(None, layout, None, True, seed, None, margin, sea, None, False)
+    runs = [(d, None) for d in deals] or [(None, seed) for seed in range(first, first + count)]
+    for deal, seed in runs:
+        setup = make_setup(deal, layout, None, seed is not None, seed, None, margin, sea, None, False)
         t0 = time.perf_counter()
         b = size_at_least(setup.start, setup.cards, cap, budget, max_budget, deadline=t0 + time_limit)
         verdict = "over" if b.over_cap else "fits" if b.exact else "open"
-        row = {"seed": seed, "minimum": b.minimum, "verdict": verdict, "positions_at_least": len(b.found),
+        row = {"deal": deal, "seed": seed, "minimum": b.minimum, "verdict": verdict, "positions_at_least": len(b.found),
                "turn": b.turn, "unresolved": b.unresolved, "budget": b.budget, "seconds": round(time.perf_counter() - t0, 1)}
         print(json.dumps(row), flush=True)
         tally[verdict] = tally.get(verdict, 0) + 1
-        print(f"seed {seed}: {verdict} (at least {len(b.found):,} positions, turn {b.turn}, "
+        print(f"{deal or f'seed {seed}'}: {verdict} (at least {len(b.found):,} positions, turn {b.turn}, "
               f"{row['seconds']} s)", file=sys.stderr, flush=True)
     print(" ".join(f"{k} {v}" for k, v in sorted(tally.items())), file=sys.stderr)
 
