@@ -487,13 +487,15 @@ def _partial_graph_report(setup: Setup, report: dict, as_json: bool) -> None:
     click.echo(f"\nMinimum {report['minimum']}. Not finished: {report['found']:,} perfect-play positions found, "
                f"{report['expanded']:,} of them expanded, down to turn {report['turn']}; "
                f"{report['settled']:,} next positions settled.")
-    click.echo(_build_cost(report["stats"]))
+    click.echo(_build_cost(report["stats"], settled=False))
     _width_table(report["width_by_turn"], "   (expanded so far)")
 
 
-def _build_cost(stats: dict) -> str:
-    return (f"Searched {stats['states']:,} states in {stats['seconds']:.1f} s: {stats['minimum_states']:,} to prove "
-            f"the minimum, the rest to settle {stats['settled']:,} next positions.")
+def _build_cost(stats: dict, settled: bool = True) -> str:
+    """What a build cost; ``settled``: also how many next positions it settled (a stopped build
+    says so in its own line)."""
+    text = f"Searched {stats['states']:,} states in {stats['seconds']:.1f} s ({stats['minimum_states']:,} to prove the minimum)"
+    return text + (f"; {stats['settled']:,} next positions settled." if settled else ".")
 
 
 def _width_table(rows: list, note: str = "") -> None:

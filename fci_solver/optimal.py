@@ -69,7 +69,8 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     slices, each on ``jobs`` threads sharing one table (the graph does not depend on it) while
     the calling thread adds the slice before to the graph.
     """
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
     eng = Engine(start.board, cards)
     # Kernel calls of CHUNK states: the first stores into a fresh table of the whole budget fault
     # in pages for seconds, and Ctrl-C is answered between calls.
@@ -85,7 +86,6 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     # while they settle
     workers = list(zip([Engine(start.board, cards) for _ in helpers], helpers)) or [(eng.copy(), solver)]
     build = _Build(start, eng, solver, workers, max_nodes, progress, deadline)
-    t0 = time.perf_counter()
     try:
         G = build.run()
     except Incomplete as e:
