@@ -319,8 +319,8 @@ def write_graph(G: nx.DiGraph, path: str) -> str:
     fmt = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     if fmt not in FORMATS:
         raise FciError(f"unknown graph format for {path!r}: use a .graphml, .gexf or .dot file")
-    # GraphML and GEXF hold plain values only: graph attributes that are not (the perfect-play
-    # graph's states by turn) stay out of the file, the graph itself keeps them
+    # GraphML and GEXF hold plain values only: a graph attribute of another kind (the perfect-play
+    # graph's states by turn, a mapping) stays out of the file, and in the graph
     whole = G.graph
     G.graph = {k: v for k, v in whole.items() if isinstance(v, (str, int, float))}
     try:
