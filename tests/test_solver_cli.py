@@ -217,5 +217,11 @@ def test_a_capped_perfect_play_graph_prints_its_partial_counts_and_exits_3():
     assert r.returncode == 3, r.stderr
     out = json.loads(r.stdout)
     assert out["complete"] is False and out["reason"] == "cap" and out["found"] > 50
-    assert out["width_by_turn"][0] == {"turn": 1, "positions": 1, "options": 52, "keeping": 33}
+    first = out["width_by_turn"][0]
+    assert {k: first[k] for k in ("turn", "positions", "options", "keeping")} == \
+        {"turn": 1, "positions": 1, "options": 52, "keeping": 33}
+    # what it cost so far: the minimum's proof and the settling, the first turn's part of it
+    stats = out["stats"]
+    assert first["states"] > 0 and stats["settled"] == out["settled"]
+    assert stats["states"] >= stats["minimum_states"] + sum(row["states"] for row in out["width_by_turn"])
     assert "raise --max-nodes" in r.stderr and "Traceback" not in r.stderr
