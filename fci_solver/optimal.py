@@ -87,14 +87,15 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     workers = list(zip([Engine(start.board, cards) for _ in helpers], helpers)) or [(eng.copy(), solver)]
     build = _Build(start, eng, solver, workers, max_nodes, progress, deadline)
     try:
-        G = build.run()
+        try:
+            G = build.run()
+        finally:
+            if helpers:
+                solver.unshare(helpers)
     except Incomplete as e:
-        e.stats = build.stats(time.perf_counter() - t0, helpers)
+        e.stats = build.stats(time.perf_counter() - t0)
         raise
-    finally:
-        if helpers:
-            solver.unshare(helpers)
-    G.graph.update(build.stats(time.perf_counter() - t0, []))
+    G.graph.update(build.stats(time.perf_counter() - t0))
     return G
 
 
@@ -302,11 +303,11 @@ class _Build:
     def _worker_states(self) -> int:
         return sum(s.states for _, s in self.workers)
 
-    def stats(self, seconds: float, helpers: list) -> dict:
+    def stats(self, seconds: float) -> dict:
         """What the build cost: search states in all (the minimum's proof, then the settling, on
-        every thread; ``helpers``: the solvers whose states are not yet the build's), next
-        positions settled, and wall-clock seconds."""
-        return {"states": self.solver.states + sum(h.states for h in helpers), "minimum_states": self.minimum_states,
+        every thread: call after the helpers' states are added), next positions settled, and
+        wall-clock seconds."""
+        return {"states": self.solver.states, "minimum_states": self.minimum_states,
                 "settled": len(self.keeps), "seconds": round(seconds, 3)}
 
     def _collect(self, future) -> None:
