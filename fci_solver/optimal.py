@@ -27,12 +27,15 @@ from .cards import CardTable
 from .errors import FciError
 from .interrupt import check as check_interrupt, pool as thread_pool
 from .position import Position
+from .bitboard.keymap import KeyMap
 from .bitboard.search import BitboardSolver, Engine, key_of
+from .bitboard.turns import TurnLister, Turns
 
 
 CHUNK = 2000
 BATCH = 256  # next positions answered by one kernel call before any is searched
-SLICE = 1 << 14  # next positions settled between two looks at the node cap and the clock
+SLICE = 1 << 14  # ways to play listed (and their next positions settled) between two looks at the node cap
+# and the clock
 STATS = ("states", "minimum_states", "settled", "seconds")  # what a build cost (:meth:`_Build.stats`)
 
 
@@ -219,8 +222,10 @@ class _Build:
     def __init__(self, start, eng, solver, workers, max_nodes, progress, deadline):
         self.start, self.eng, self.solver, self.workers = start, eng, solver, workers
         self.max_nodes, self.progress, self.deadline = max_nodes, progress, deadline
-        self.depth: dict = {}
-        self.keeps: dict = {}
+        self.depth: dict = {}  # the graph's positions (key tuples) -> turns from the start
+        # next positions settled -> 1 keeps the minimum, 0 not: millions of keys, so in arrays
+        self.keeps = KeyMap()
+        self.lister = TurnLister(eng)
         self.expanded = 0
         self.minimum_states = 0  # spent proving the start's minimum
         self.G = None
@@ -241,21 +246,22 @@ class _Build:
         frontier = [root]
         # The next positions of one slice are settled on the workers' threads while this thread
         # lists the slice after it and adds the one before to the graph: Python's part of a build
-        # (a fifth of it) then runs beside the searches instead of between them.
+        # then runs beside the searches instead of between them.
         for _, s in self.workers:
             s.cancel = self.cancel
         with thread_pool(1) as bg:
             try:
                 while frontier:
+                    turn = self.depth[frontier[0]] + 1
                     nxt = []
                     ready = None  # the slice whose next positions are being settled
                     # a slice of the turn's positions at a time, so the cap and the clock are looked
                     # at well before a whole turn (millions of next positions late in a deal) is settled
-                    for part in self._slices(frontier):
+                    for part in self.lister.runs(np.array(frontier, np.uint64).reshape(-1, 3), SLICE):
+                        check_interrupt()
                         if ready is not None:
                             self._collect(ready[1])
-                        running = (part, bg.submit(self._settle_children, self._todo(part), m,
-                                                   self.depth[part[0][0]] + 1))
+                        running = (part, bg.submit(self._settle_children, self._todo(part), m, turn))
                         if ready is not None:
                             nxt += self._expand_all(ready[0], m)
                         ready = running
@@ -269,33 +275,18 @@ class _Build:
                 self.cancel.set()
         return self.G
 
-    def _slices(self, frontier: list):
-        """The frontier in runs of about :data:`SLICE` next positions: (key, {next position: turns})."""
-        part, size = [], 0
-        for key in frontier:
-            check_interrupt()
-            mult = self.eng.turn_counts(key)
-            if part and size + len(mult) > SLICE:
-                yield part
-                part, size = [], 0
-            part.append((key, mult))
-            size += len(mult)
-        if part:
-            yield part
+    def _todo(self, part: Turns) -> np.ndarray:
+        """The next positions of ``part`` not settled yet, in the order the positions list them."""
+        return part.children[self.keeps.get(part.children) < 0]
 
-    def _todo(self, part: list) -> list:
-        """The next positions of ``part`` not settled yet, in the order the positions list them:
-        siblings one after another share subtrees in the table."""
-        return list(dict.fromkeys(ch for _, mult in part for ch in sorted(mult) if ch not in self.keeps))
-
-    def _settle_children(self, todo: list, m: int, turn: int) -> dict:
+    def _settle_children(self, todo: np.ndarray, m: int, turn: int) -> tuple:
         """Whether each of ``todo``, next positions of positions before ``turn``, keeps the
         minimum (run on a thread of its own); the states it took count for that turn."""
         base = len(self.keeps)
         tick = (lambda n: self.progress(base + n, None)) if self.progress else None
         before = self._worker_states()
         try:
-            return _settle(self.workers, todo, m, tick, self.deadline)
+            return todo, _settle(self.workers, todo, m, tick, self.deadline)
         finally:
             by_turn = self.G.graph["settle_states"]
             by_turn[turn] = by_turn.get(turn, 0) + self._worker_states() - before
@@ -313,30 +304,43 @@ class _Build:
     def _collect(self, future) -> None:
         """Wait for a slice's settling and take its answers."""
         try:
-            self.keeps.update(future.result())
+            todo, keeps = future.result()
         except _OutOfTime:
             self._stop(OutOfTime, "the time limit ran out; raise --time-limit")
+        self.keeps.put(todo, keeps)
 
-    def _expand_all(self, part: list, m: int) -> list:
-        new = []
-        for key, mult in part:
-            new += self._expand(key, mult, m)
+    def _expand_all(self, part: Turns, m: int) -> list:
+        """Add the positions of ``part`` with their keeping edges; returns their next positions
+        new to the graph."""
+        keep = self.keeps.get(part.child) == 1
+        n = part.positions.shape[0]
+        options = np.bincount(part.parent, minlength=n).tolist()
+        kept = np.flatnonzero(keep)
+        # only the keeping pairs become Python objects: a few in a hundred
+        k_par = part.parent[kept].tolist()
+        k_child = [tuple(c) for c in part.child[kept].tolist()]
+        k_turns = part.turns[kept].tolist()
+        new, e = [], 0
+        for i, key in enumerate(map(tuple, part.positions.tolist())):
+            f = e
+            while e < len(k_par) and k_par[e] == i:
+                e += 1
+            new += self._expand(key, options[i], k_child[f:e], k_turns[f:e], m)
         return new
 
-    def _expand(self, key, mult: dict, m: int) -> list:
-        """Add ``key`` with its keeping edges (``mult``: next position -> turns); returns its
-        children new to the graph."""
+    def _expand(self, key, options: int, kept: list, turns: list, m: int) -> list:
+        """Add ``key`` with its keeping edges (``kept`` next positions, each reached by ``turns``
+        ways to play); returns its children new to the graph."""
         G, depth = self.G, self.depth
-        kept = [ch for ch in sorted(mult) if self.keeps[ch]]
         G.add_node(g.node_id(key))
         g.describe_node(G, self.start.board, key, depth[key])
-        G.nodes[g.node_id(key)].update(options=len(mult), keeping=len(kept), min_result=m)
+        G.nodes[g.node_id(key)].update(options=options, keeping=len(kept), min_result=m)
         new = []
-        for ch in kept:
+        for ch, t in zip(kept, turns):
             if ch not in depth:
                 depth[ch] = depth[key] + 1
                 new.append(ch)
-            G.add_edge(g.node_id(key), g.node_id(ch), turns=mult[ch])
+            G.add_edge(g.node_id(key), g.node_id(ch), turns=t)
         self.expanded += 1
         if len(depth) > self.max_nodes:
             self._stop(CapReached, f"the perfect-play graph has more than {self.max_nodes:,} positions; raise --max-nodes")
@@ -352,11 +356,12 @@ class _Build:
                    f"{counts['turn']}; {counts['settled']:,} next positions settled)", self.G, counts)
 
 
-def _settle(workers: list, keys: list, m: int, tick=None, deadline: float | None = None) -> dict:
-    """Whether each of ``keys`` can still reach ``m`` stacks: an exact search each, shared among
-    the (engine, solver) ``workers``, one thread each; ``tick(n)`` with the number settled so far.
-    Raises :class:`_OutOfTime` when ``deadline`` passes or a worker's ``cancel`` is set (the
-    build stopped while these were settled).
+def _settle(workers: list, keys: np.ndarray, m: int, tick=None, deadline: float | None = None) -> np.ndarray:
+    """Whether each of ``keys`` (rows of uint64 ``[k0, k1, meta]``) can still reach ``m`` stacks
+    (int8, 1 or 0): an exact search each, shared among the (engine, solver) ``workers``, one
+    thread each; ``tick(n)`` with the number settled so far.  Raises :class:`_OutOfTime` when
+    ``deadline`` passes or a worker's ``cancel`` is set (the build stopped while these were
+    settled).
 
     Each run of keys is first answered by one kernel call (the bound, the table, game ends), and
     those left are searched one after another by another: late in the game most next positions
@@ -366,36 +371,36 @@ def _settle(workers: list, keys: list, m: int, tick=None, deadline: float | None
     lock = threading.Lock()
     done = [0]
     runs = iter(range(0, len(keys), BATCH))
+    out = np.zeros(len(keys), np.int8)
 
-    def run(e: Engine, s: BitboardSolver) -> list:
+    def run(e: Engine, s: BitboardSolver) -> None:
         # each thread takes the next run of BATCH keys when it is free: neighbouring keys share
         # subtrees in the table, and no thread waits on another's hard searches at the end
-        out = []
         while True:
             with lock:
                 lo = next(runs, None)
             if lo is None:
-                return out
+                return
             check_interrupt()
             if s.stopped(deadline):  # the deadline, or the build stopped while this was settled
                 raise _OutOfTime
-            batch = keys[lo:lo + BATCH]
-            rows = np.array(batch, np.uint64).reshape(-1, 3)
+            rows = keys[lo:lo + BATCH]
             # every position here is reached from the start: none ends below its minimum
             values = s.values(e, rows, m + 1, deadline, floor=m, known=s.known(e, rows, m + 1))
             if values is None:
                 raise _OutOfTime
-            out += [(ch, v <= m) for ch, v in zip(batch, values.tolist())]
+            out[lo:lo + len(rows)] = values <= m
             if tick:
                 with lock:
-                    done[0] += len(batch)
+                    done[0] += len(rows)
                     tick(done[0])
 
     if len(workers) == 1 or len(keys) <= BATCH:
-        return dict(run(*workers[0]))
-    with thread_pool(len(workers)) as pool:
-        parts = list(pool.map(lambda w: run(*w), workers))
-    return dict(kv for part in parts for kv in part)
+        run(*workers[0])
+    else:
+        with thread_pool(len(workers)) as pool:
+            list(pool.map(lambda w: run(*w), workers))
+    return out
 
 
 # -- analyses ------------------------------------------------------------------------------

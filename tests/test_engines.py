@@ -282,6 +282,54 @@ def test_many_positions_searched_in_one_call_as_one_at_a_time(pos, beta):
         [77 if i % 3 == 0 else min(v, beta) for i, v in enumerate(alone)]
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(positions(max_cards=5), min_size=1, max_size=4), st.integers(1, 40))
+def test_turns_of_many_positions_listed_at_once_as_one_at_a_time(many, limit):
+    # the graph of perfect play lists the turns of a run of positions in one call: each position's
+    # next positions and how many ways to play reach each are the engine's turn counts, after-Whale
+    # half-steps replaced by the turns after them, whatever the runs (a tiny buffer and limit here)
+    import numpy as np
+
+    from fci_solver.bitboard.turns import TurnLister
+
+    pos0 = many[0]
+    many = [p for p in many if p.board == pos0.board]  # one engine: one board
+    eng = Engine(pos0.board, CARDS)
+    rows = np.array([key_of(p) for p in many], np.uint64).reshape(-1, 3)
+    got, done = [], 0
+    for run in TurnLister(eng, cap=8).runs(rows, limit):
+        assert run.positions.tolist() == rows[done:done + len(run.positions)].tolist()
+        for i in range(len(run.positions)):
+            pairs = run.parent == i
+            got.append({tuple(c): t for c, t in zip(run.child[pairs].tolist(), run.turns[pairs].tolist())})
+        firsts = list(dict.fromkeys(map(tuple, run.child.tolist())))
+        assert list(map(tuple, run.children.tolist())) == firsts
+        done += len(run.positions)
+    assert got == [dict(eng.turn_counts(key_of(p))) for p in many]
+
+
+def test_a_key_map_keeps_every_value_as_it_grows():
+    import numpy as np
+
+    from fci_solver.bitboard.keymap import KeyMap
+
+    rng = np.random.default_rng(5)
+    rows = rng.integers(0, 2**63, (5000, 3), dtype=np.uint64)
+    rows[:, 2] %= 64  # meta is six bits
+    rows = np.unique(rows, axis=0)
+    m = KeyMap(bits=4)
+    m.put(rows[:3000], np.arange(3000) % 2)
+    m.put(rows[1000:], np.full(len(rows) - 1000, 7))  # overwrites 2000 values, adds the rest
+    assert len(m) == len(rows)
+    want = np.where(np.arange(len(rows)) < 1000, np.arange(len(rows)) % 2, 7)
+    assert m.get(rows).tolist() == want.tolist()
+    held = set(map(tuple, rows.tolist()))
+    absent = rows.copy()
+    absent[:, 0] ^= np.uint64(1)
+    absent = absent[[tuple(r) not in held for r in absent.tolist()]]
+    assert len(absent) > 4900 and (m.get(absent) == -1).all()
+
+
 @st.composite
 def still_positions(draw):
     """Positions where islands and discards matter: no Whale, cards mostly without moves."""

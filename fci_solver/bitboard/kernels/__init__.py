@@ -9,6 +9,8 @@ integers.
 ``settle``   many positions answered at once by the bound, the table or the key
 ``beam``     a wide, shallow probe for a line down to the bound (a beam search)
 ``perft``    perft's level sets
+``turns``    every turn of a run of positions at once (the perfect-play graph)
+``keymap``   keys to small values (the perfect-play graph's settled next positions)
 ``dag``      the walk of the state DAG (the random player's chance)
 ``aye``      All You Can Eat's exact sweeps
 ``cache``    keeps numba's disk cache in step with these sources
@@ -135,6 +137,8 @@ from .perft import (  # noqa: F401, E402
     level_children,
     collect,
 )
+from .turns import list_turns  # noqa: F401, E402
+from .keymap import map_get, map_put, map_rehash  # noqa: F401, E402
 from .dag import (  # noqa: F401, E402
     _dag_put,
     _fold,
