@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, reduce
 
 import networkx as nx
 
@@ -202,35 +202,54 @@ def path_counts(G: nx.DiGraph, target: int = 3) -> dict:
     order = list(nx.topological_sort(G))
     games, wins, tgames, twins = {}, {}, {}, {}
     for n in reversed(order):
-        succ = list(G.successors(n))
-        if not succ:
+        nbrs = G.succ[n]
+        if not nbrs:
             games[n] = tgames[n] = 1
             wins[n] = twins[n] = 1 if G.nodes[n]["count"] <= target else 0
             continue
-        games[n] = sum(games[s] for s in succ)
-        wins[n] = sum(wins[s] for s in succ)
-        tgames[n] = sum(G.edges[n, s]["turns"] * tgames[s] for s in succ)
-        twins[n] = sum(G.edges[n, s]["turns"] * twins[s] for s in succ)
+        # one pass over (successor, edge data): a lookup per edge (G.edges[n, s]) cost more than the sums
+        a = b = c = e = 0
+        for s, d in nbrs.items():
+            t = d["turns"]
+            a += games[s]
+            b += wins[s]
+            c += t * tgames[s]
+            e += t * twins[s]
+        games[n], wins[n], tgames[n], twins[n] = a, b, c, e
     r = root(G)
     return {"winning_lines": wins[r], "complete_games": games[r], "winning_turn_sequences": twins[r], "turn_sequences": tgames[r]}
 
 
 def critical_states(G: nx.DiGraph, target: int = 3) -> list[str]:
-    """States that every winning line passes through (dominators of the winning terminals), start first."""
+    """States that every winning line passes through (dominators of the winning terminals), start first.
+
+    The graph is acyclic (every turn eats), so each state's immediate dominator is where the
+    dominator-tree paths of all its predecessors meet, worked out in one pass in topological
+    order; every predecessor of a state that can still win can win too, so the states that cannot
+    are left out without a subgraph (a copy of the perfect-play graph cost more than the rest of
+    its analyses)."""
     wins = winning_terminals(G, target)
     if not wins:
         return []
-    H = G.subgraph(n for n in G if G.nodes[n]["min_result"] <= target).copy()
-    sink = ("sink",)
-    H.add_edges_from((w, sink) for w in wins)
-    idom = nx.immediate_dominators(H, root(G))
-    chain = []
-    n = idom[sink]
-    while True:
-        chain.append(n)
-        if n == root(G) or idom[n] == n:
-            break
+    r = root(G)
+    idom, level = {r: r}, {r: 0}
+
+    def meet(a, b):
+        while a != b:
+            if level[a] < level[b]:
+                a, b = b, a
+            a = idom[a]
+        return a
+
+    for n in nx.topological_sort(G):
+        if n != r and G.nodes[n]["min_result"] <= target:
+            d = reduce(meet, G.pred[n])
+            idom[n], level[n] = d, level[d] + 1
+    n = reduce(meet, wins)
+    chain = [n]
+    while n != r:
         n = idom[n]
+        chain.append(n)
     return list(reversed(chain))
 
 
