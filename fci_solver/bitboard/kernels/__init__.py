@@ -92,6 +92,7 @@ from .movegen import (  # noqa: F401, E402
     gen_children,
     gen_children_below,
     gen_children_into,
+    gen_turns_into,
 )
 from .bound import (  # noqa: F401, E402
     lower_bound,

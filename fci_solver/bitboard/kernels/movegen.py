@@ -416,6 +416,24 @@ def gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0,
 
 
 @njit(**HOT)
+def gen_turns_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap, pos, stk,
+                   board, grp, once):
+    """:func:`gen_children_into`, each after-Whale half-step followed by the turns after it (the
+    half-step stays, marked by the phase bit): every full turn of a position, for the lists that
+    want them all (perft's levels, the perfect-play graph's).  Returns the end index (> cap on
+    overflow)."""
+    end = gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
+                            pos, stk, board, grp, once)
+    j = start
+    while j < end and end <= cap:
+        if (out_meta[j] & PHASE_BIT) != 0:
+            end = gen_children_into(out_k0[j], out_k1[j], out_meta[j], ab, prey, mid, bydist, dstart, maxd, out_k0,
+                                    out_k1, out_meta, end, cap, pos, stk, board, grp, once)
+        j += 1
+    return end
+
+
+@njit(**HOT)
 def gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
                        pos, stk, board, grp, beta, cmask, cellrc, wk, skip, out_lb, once):
     """:func:`gen_children_into` for a search with the window ``beta``: the children of an eat whose

@@ -16,7 +16,7 @@ from numba import njit
 
 from .bound import WORK
 from .keys import HOT, NCARDS, PHASE_BIT
-from .movegen import gen_children_into
+from .movegen import gen_turns_into
 from .table import _hash, _prefetch
 
 AHEAD = 16  # children between a slot's load and its use in add_children
@@ -121,14 +121,8 @@ def level_children(lk0, lk1, lmeta, start, n, ab, prey, mid, bydist, dstart, max
     while i < n:
         # a double move whose two orders reach one position is listed in one order (once = 1): the
         # set would keep one copy anyway, and a node with a double move has half its children so
-        end = gen_children_into(lk0[i], lk1[i], lmeta[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, base,
-                                cap, pos, stk, board, nogrp, 1)
-        j = base
-        while j < end and end <= cap:
-            if (cmeta[j] & PHASE_BIT) != 0:
-                end = gen_children_into(ck0[j], ck1[j], cmeta[j], ab, prey, mid, bydist, dstart, maxd, ck0, ck1,
-                                        cmeta, end, cap, pos, stk, board, nogrp, 1)
-            j += 1
+        end = gen_turns_into(lk0[i], lk1[i], lmeta[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, base, cap,
+                             pos, stk, board, nogrp, 1)
         if end > cap:
             got[0] = base
             return -1 if base == 0 else i

@@ -11,7 +11,7 @@ from numba import njit
 
 from .bound import WORK
 from .keys import HOT, NCARDS, PHASE_BIT
-from .movegen import gen_children_into
+from .movegen import gen_turns_into
 
 
 @njit(**HOT)
@@ -32,14 +32,8 @@ def list_turns(pk0, pk1, pmeta, start, n, limit, ab, prey, mid, bydist, dstart, 
     i = start
     while i < n and base < limit:
         # both orders of a double move (once = 0): each is a way to play the turn
-        end = gen_children_into(pk0[i], pk1[i], pmeta[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, base,
-                                cap, pos, stk, board, nogrp, 0)
-        j = base
-        while j < end and end <= cap:
-            if (cmeta[j] & PHASE_BIT) != 0:
-                end = gen_children_into(ck0[j], ck1[j], cmeta[j], ab, prey, mid, bydist, dstart, maxd, ck0, ck1,
-                                        cmeta, end, cap, pos, stk, board, nogrp, 0)
-            j += 1
+        end = gen_turns_into(pk0[i], pk1[i], pmeta[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, base, cap,
+                             pos, stk, board, nogrp, 0)
         if end > cap:
             got[0] = base
             return -1 if base == 0 else i
