@@ -29,6 +29,7 @@ import json
 from collections import Counter, defaultdict
 from fractions import Fraction
 from functools import lru_cache, reduce
+from math import lcm
 
 import networkx as nx
 
@@ -283,12 +284,19 @@ def random_play_win_chance(G: nx.DiGraph, target: int = 3, start: str | None = N
     """Exact chance that a player picking uniformly among legal turns at every step ends with <= target."""
     p = {}
     for n in reversed(list(nx.topological_sort(G))):
-        succ = list(G.successors(n))
-        if not succ:
+        nbrs = G.succ[n]
+        if not nbrs:
             p[n] = Fraction(1 if G.nodes[n]["count"] <= target else 0)
             continue
-        total = sum(G.edges[n, s]["turns"] for s in succ)
-        p[n] = sum(Fraction(G.edges[n, s]["turns"], total) * p[s] for s in succ)
+        # over the successors' common denominator, reduced once: a Fraction sum per edge (a gcd
+        # of large numbers each) cost most of the analyses
+        den = lcm(*(p[s].denominator for s in nbrs))
+        total = num = 0
+        for s, d in nbrs.items():
+            q = p[s]
+            total += d["turns"]
+            num += d["turns"] * q.numerator * (den // q.denominator)
+        p[n] = Fraction(num, den * total)
     return p[start or root(G)]
 
 
@@ -299,11 +307,12 @@ def line_lengths(G: nx.DiGraph, target: int = 3) -> tuple[int, int] | None:
         return None
     lo, hi = {}, {}
     for n in reversed(list(nx.topological_sort(G))):
-        succ = [s for s in G.successors(n) if s in lo]
-        if not G.out_degree(n):
+        nbrs = G.succ[n]
+        if not nbrs:
             if n in wins:
                 lo[n] = hi[n] = 0
             continue
+        succ = [s for s in nbrs if s in lo]
         if succ:
             lo[n] = 1 + min(lo[s] for s in succ)
             hi[n] = 1 + max(hi[s] for s in succ)
