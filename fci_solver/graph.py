@@ -32,6 +32,7 @@ from functools import lru_cache, reduce
 from math import lcm
 
 import networkx as nx
+import numpy as np
 
 from .cards import CardTable, standard_cards
 from .errors import FciError
@@ -40,6 +41,7 @@ from .position import Position, tops_text
 from . import rules
 
 DEFAULT_MAX_NODES = 1_000_000
+LIST_RUN = 1 << 14  # ways to play listed by one kernel call (Ctrl-C is looked at once a position)
 
 
 def node_id(key) -> str:
@@ -63,6 +65,7 @@ def _labels(pos: Position, cards: CardTable, eng, key) -> dict:
     return out
 
 
+
 def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int = DEFAULT_MAX_NODES,
                 labels: bool = False, progress=None) -> nx.DiGraph:
     """The reachable state graph from ``start`` (raises :class:`FciError` past ``max_nodes``).
@@ -71,9 +74,11 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
     checks: slow on large graphs, so it is done only when asked, after the cap is known to hold.
     """
     from .bitboard.search import Engine, key_of
+    from .bitboard.turns import TurnLister
 
     cards = cards or standard_cards()
     eng = Engine(start.board, cards)
+    lister = TurnLister(eng)
     root = key_of(start)
     G = nx.DiGraph(root=node_id(root), margin=start.board.margin, height=start.board.height, width=start.board.width)
     depth = {root: 0}
@@ -81,18 +86,29 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
     order = []
     while frontier:
         nxt_frontier = []
-        for key in frontier:
-            check_interrupt()
-            order.append(key)
-            for ch, m in eng.turn_counts(key).items():
-                if ch not in depth:
-                    depth[ch] = depth[key] + 1
-                    nxt_frontier.append(ch)
-                    if len(depth) > max_nodes:
-                        raise FciError(f"the state graph has more than {max_nodes:,} states; raise --max-nodes or try a smaller deal or fewer sea animals")
-                G.add_edge(node_id(key), node_id(ch), turns=m)
-            if progress:
-                progress(len(order), None)
+        # the turns of a run of positions in one kernel call; each position's next positions in
+        # the order the generator lists them (the edges, and so the export, as before)
+        for part in lister.runs(np.array(frontier, np.uint64).reshape(-1, 3), LIST_RUN):
+            rows = np.argsort(part.first, kind="stable")
+            parents = part.parent[rows].tolist()
+            children = list(map(tuple, part.child[rows].tolist()))
+            turns = part.turns[rows].tolist()
+            e = 0
+            for i, key in enumerate(map(tuple, part.positions.tolist())):
+                check_interrupt()
+                order.append(key)
+                kid = node_id(key)
+                while e < len(parents) and parents[e] == i:
+                    ch = children[e]
+                    if ch not in depth:
+                        depth[ch] = depth[key] + 1
+                        nxt_frontier.append(ch)
+                        if len(depth) > max_nodes:
+                            raise FciError(f"the state graph has more than {max_nodes:,} states; raise --max-nodes or try a smaller deal or fewer sea animals")
+                    G.add_edge(kid, node_id(ch), turns=turns[e])
+                    e += 1
+                if progress:
+                    progress(len(order), None)
         frontier = nxt_frontier
     for key in order:
         G.add_node(node_id(key))

@@ -216,6 +216,20 @@ def test_perfect_play_graph_cap_gives_partial_counts():
         assert (d["options"], d["keeping"]) == (whole.nodes[n]["options"], whole.nodes[n]["keeping"])
 
 
+@pytest.mark.parametrize("pos", SMALL)
+def test_the_full_graph_lists_each_states_next_states_as_the_engine_does(pos):
+    # the graph lists a run of states' turns in one kernel call; its edges (and so an export's
+    # order) still come as the engine's turn counts list them, each with its number of turns
+    from fci_solver.bitboard.search import Engine
+
+    G = g.build_graph(pos, CARDS)
+    eng = Engine(pos.board, CARDS)
+    for n in G:
+        key = tuple(int(x, 16) for x in n.split(":"))
+        want = [(g.node_id(ch), m) for ch, m in eng.turn_counts(key).items()]
+        assert [(ch, d["turns"]) for ch, d in G.succ[n].items()] == want
+
+
 def test_perfect_play_graph_cap_stops_within_a_turn():
     # the deal's first turn alone keeps more than 50 positions: the build stops inside turn 2's
     # settling, long before the (large) graph of a full deal would be done

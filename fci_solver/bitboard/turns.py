@@ -18,13 +18,15 @@ class Turns:
     (position, next position) pair, in position order, then in key order (as sorted tuples):
     ``parent`` the position's index, ``child`` the next position, ``turns`` the ways to play
     that reach it.  ``children`` are the distinct next positions, each once, in the order the
-    pairs first list them."""
+    pairs first list them; ``first`` is each pair's first way to play in the generator's order
+    (rows sorted by it list each position's next positions as the engine's turn counts do)."""
 
     positions: np.ndarray
     parent: np.ndarray
     child: np.ndarray
     turns: np.ndarray
     children: np.ndarray
+    first: np.ndarray
 
 
 class TurnLister:
@@ -72,4 +74,5 @@ def _group(positions: np.ndarray, first: int, buf, n: int) -> Turns:
     # distinct next positions in the order first listed: siblings one after another share
     # subtrees in a search's table
     _, idx = np.unique(child.view(np.dtype((np.void, 24))).ravel(), return_index=True)
-    return Turns(positions, par[starts], child, turns, child[np.sort(idx)])
+    # lexsort is stable: a pair's first row in sorted order is its first way to play
+    return Turns(positions, par[starts], child, turns, child[np.sort(idx)], order[starts])
