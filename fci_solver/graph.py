@@ -65,7 +65,6 @@ def _labels(pos: Position, cards: CardTable, eng, key) -> dict:
     return out
 
 
-
 def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int = DEFAULT_MAX_NODES,
                 labels: bool = False, progress=None) -> nx.DiGraph:
     """The reachable state graph from ``start`` (raises :class:`FciError` past ``max_nodes``).
@@ -74,7 +73,7 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
     checks: slow on large graphs, so it is done only when asked, after the cap is known to hold.
     """
     from .bitboard.search import Engine, key_of
-    from .bitboard.turns import TurnLister
+    from .bitboard.turns import TurnLister, spans
 
     cards = cards or standard_cards()
     eng = Engine(start.board, cards)
@@ -90,15 +89,14 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
         # the order the generator lists them (the edges, and so the export, as before)
         for part in lister.runs(np.array(frontier, np.uint64).reshape(-1, 3), LIST_RUN):
             rows = np.argsort(part.first, kind="stable")
-            parents = part.parent[rows].tolist()
+            at = spans(part.parent[rows], part.positions.shape[0])
             children = list(map(tuple, part.child[rows].tolist()))
             turns = part.turns[rows].tolist()
-            e = 0
             for i, key in enumerate(map(tuple, part.positions.tolist())):
                 check_interrupt()
                 order.append(key)
                 kid = node_id(key)
-                while e < len(parents) and parents[e] == i:
+                for e in range(at[i], at[i + 1]):
                     ch = children[e]
                     if ch not in depth:
                         depth[ch] = depth[key] + 1
@@ -106,7 +104,6 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
                         if len(depth) > max_nodes:
                             raise FciError(f"the state graph has more than {max_nodes:,} states; raise --max-nodes or try a smaller deal or fewer sea animals")
                     G.add_edge(kid, node_id(ch), turns=turns[e])
-                    e += 1
                 if progress:
                     progress(len(order), None)
         frontier = nxt_frontier

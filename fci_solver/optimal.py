@@ -29,13 +29,13 @@ from .interrupt import check as check_interrupt, pool as thread_pool
 from .position import Position
 from .bitboard.keymap import KeyMap
 from .bitboard.search import BitboardSolver, Engine, key_of
-from .bitboard.turns import TurnLister, Turns
+from .bitboard.turns import TurnLister, Turns, spans
 
 
 CHUNK = 2000
 BATCH = 256  # next positions answered by one kernel call before any is searched
-SLICE = 1 << 14  # ways to play listed (and their next positions settled) between two looks at the node cap
-# and the clock
+# ways to play listed, and their next positions settled, between two looks at the node cap and the clock
+SLICE = 1 << 14
 STATS = ("states", "minimum_states", "settled", "seconds")  # what a build cost (:meth:`_Build.stats`)
 
 
@@ -317,15 +317,12 @@ class _Build:
         options = np.bincount(part.parent, minlength=n).tolist()
         kept = np.flatnonzero(keep)
         # only the keeping pairs become Python objects: a few in a hundred
-        k_par = part.parent[kept].tolist()
         k_child = [tuple(c) for c in part.child[kept].tolist()]
         k_turns = part.turns[kept].tolist()
-        new, e = [], 0
+        at = spans(part.parent[kept], n)
+        new = []
         for i, key in enumerate(map(tuple, part.positions.tolist())):
-            f = e
-            while e < len(k_par) and k_par[e] == i:
-                e += 1
-            new += self._expand(key, options[i], k_child[f:e], k_turns[f:e], m)
+            new += self._expand(key, options[i], k_child[at[i]:at[i + 1]], k_turns[at[i]:at[i + 1]], m)
         return new
 
     def _expand(self, key, options: int, kept: list, turns: list, m: int) -> list:

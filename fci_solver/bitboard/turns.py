@@ -76,3 +76,9 @@ def _group(positions: np.ndarray, first: int, buf, n: int) -> Turns:
     _, idx = np.unique(child.view(np.dtype((np.void, 24))).ravel(), return_index=True)
     # lexsort is stable: a pair's first row in sorted order is its first way to play
     return Turns(positions, par[starts], child, turns, child[np.sort(idx)], order[starts])
+
+
+def spans(parent: np.ndarray, n: int) -> list[int]:
+    """Rows listed position by position (``parent`` non-decreasing, positions ``0..n-1``): the rows
+    of position i are ``spans[i]:spans[i + 1]``."""
+    return np.searchsorted(parent, np.arange(n + 1)).tolist()
