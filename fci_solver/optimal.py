@@ -28,7 +28,7 @@ from .errors import FciError
 from .interrupt import check as check_interrupt, pool as thread_pool
 from .position import Position
 from .bitboard.keymap import KeyMap
-from .bitboard.search import BitboardSolver, Engine, key_of
+from .bitboard.search import SHARED_ENTRIES, BitboardSolver, Engine, key_of
 from .bitboard.turns import TurnLister, Turns, spans
 
 
@@ -36,6 +36,7 @@ CHUNK = 2000
 BATCH = 256  # next positions answered by one kernel call before any is searched
 # ways to play listed, and their next positions settled, between two looks at the node cap and the clock
 SLICE = 1 << 14
+START_ENTRIES = SHARED_ENTRIES  # the threads' shared table at first (it grows between slices)
 STATS = ("states", "minimum_states", "settled", "seconds")  # what a build cost (:meth:`_Build.stats`)
 
 
@@ -81,10 +82,11 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     # Both orders of a double move, as before the solve listed one: the settling searches took
     # 9-13% longer with one (the expert puzzle: 199 -> 218 s; capped at 30,000: 106.5 -> 120.9 s)
     solver.once = False
-    # The threads share a table of the whole memory budget, made before the first search: the
-    # 2^24 entries a solve shares hold a quarter of what a long build uses, and a table made later
-    # is filled by a rehash that no Ctrl-C can stop.
-    helpers = solver.helpers(jobs, full=True) if jobs > 1 else []
+    # The threads share a table that starts at the size a parallel solve shares and grows 4x
+    # between two slices once it is half full, as one thread's table grows: a
+    # table of the whole budget made up front cost every build 1-5 s of page faults (the OS's
+    # huge pages), most of a small build's time, and a long build reaches the whole budget anyway.
+    helpers = solver.helpers(jobs, entries=START_ENTRIES) if jobs > 1 else []
     # the settling threads have engines of their own: the build lists next positions with ``eng``
     # while they settle
     workers = list(zip([Engine(start.board, cards) for _ in helpers], helpers)) or [(eng.copy(), solver)]
@@ -261,6 +263,7 @@ class _Build:
                         check_interrupt()
                         if ready is not None:
                             self._collect(ready[1])
+                        self.solver.grow_half_full(self.workers)  # no slice is being settled now
                         running = (part, bg.submit(self._settle_children, self._todo(part), m, turn))
                         if ready is not None:
                             nxt += self._expand_all(ready[0], m)

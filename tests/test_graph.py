@@ -125,6 +125,32 @@ def test_perfect_play_graph_is_the_full_graph_cut_to_perfect_positions(pos, jobs
         assert G.nodes[n]["keeping"] == sum(full.nodes[s]["min_result"] == m for s in full.successors(n))
 
 
+def test_the_threads_table_grows_between_slices_and_the_graph_is_the_same(monkeypatch):
+    # the settling threads' shared table starts small and grows 4x, between two slices, once
+    # half full: the graph is the one a single thread builds
+    from fci_solver import optimal as o
+    from fci_solver.bitboard import search as bs
+
+    pos = SMALL[1]
+    one = o.optimal_graph(pos, CARDS, jobs=1)
+    sizes = []
+    grow = bs.BitboardSolver._grow_shared
+
+    def spy(solver, workers):
+        grow(solver, workers)
+        sizes.append(solver.table.shape[0])
+        assert all(s.table is solver.table for _, s in workers)
+
+    monkeypatch.setattr(bs.BitboardSolver, "_grow_shared", spy)
+    monkeypatch.setattr(bs, "INITIAL_ENTRIES", 64)
+    monkeypatch.setattr(o, "START_ENTRIES", 64)
+    monkeypatch.setattr(o, "SLICE", 16)
+    G = o.optimal_graph(pos, CARDS, jobs=2)
+    assert sizes[:2] == [256, 1024]
+    assert set(G.edges) == set(one.edges)
+    assert all(G.nodes[n] == one.nodes[n] for n in one)
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_perfect_play_graph_says_what_it_cost(jobs):
     # every state is counted once: the minimum's proof, then the settling of each turn's next

@@ -496,12 +496,11 @@ class BitboardSolver:
         self.used = int(K.tt_rehash(self.table, new))
         self.table = new
 
-    def helpers(self, n: int, full: bool = False, entries: int = SHARED_ENTRIES) -> list["BitboardSolver"]:
-        """``n`` solvers that search on other threads with this solver's table, grown first (a
-        shared table is never replaced): to ``entries``, or with ``full`` to the whole memory
-        budget (work of many minutes, which would evict what it needs from a smaller table; the
-        page faults of the larger one cost seconds).  Call :meth:`unshare` after."""
-        size = self.max_entries if full else min(self.max_entries, entries)
+    def helpers(self, n: int, entries: int = SHARED_ENTRIES) -> list["BitboardSolver"]:
+        """``n`` solvers that search on other threads with this solver's table, grown first to
+        ``entries`` (while they share it, only :meth:`_grow_shared` replaces it, between two
+        passes).  Call :meth:`unshare` after."""
+        size = min(self.max_entries, entries)
         if self.table is None:
             self.table = self._new_table(size)
             self.used = 0
@@ -861,6 +860,18 @@ class BitboardSolver:
         size = self.table.shape[0]
         return (size < self.max_entries and 2 * (self.used + sum(s.used for _, s in workers)) >= size
                 and self.states + sum(s.states for _, s in workers) >= 2 * size)
+
+    def grow_half_full(self, workers: list) -> bool:
+        """Grow the table shared with ``workers`` ((engine, solver) pairs, none searching now) 4x
+        when it is half full, up to the memory budget, as one thread's own table grows; whether
+        it grew.  (A solve's passes wait longer, see :meth:`_table_full`; a graph's settling
+        returns to what it stored, so it grows at half full.)"""
+        size = self.table.shape[0]
+        if not self.shared or size >= self.max_entries or \
+                2 * (self.used + sum(s.used for _, s in workers)) < size:
+            return False
+        self._grow_shared(workers)
+        return True
 
     def _grow_shared(self, workers: list) -> None:
         """A shared table 4x larger, between two passes (no thread uses it): a long parallel solve
