@@ -50,6 +50,23 @@ def bounds(k0, k1, km, cmask, cellrc):
     return total
 
 
+@njit
+def game_ends(k0, k1, km, reach, ck0, ck1, cm, ab, prey, mid, bydist, dstart, maxd):
+    """The game-end test on every child (as a node rates its children), after generating them."""
+    pos = np.empty(16, np.int64)
+    stk = np.empty(16, np.int64)
+    board = np.empty(bydist.shape[0], np.int64)
+    grp = np.empty(0, np.int64)
+    ends = 0
+    for i in range(k0.shape[0]):
+        n = K.gen_children_into(k0[i], k1[i], km[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cm, 0,
+                                ck0.shape[0], pos, stk, board, grp)
+        for j in range(n):
+            if (cm[j] & (K.PHASE_BIT | 2)) == 0 and K.no_turn(ck0[j], ck1[j], cm[j], reach, stk):
+                ends += 1
+    return ends
+
+
 def timed(f, *args, repeat=5):
     f(*args)
     t = time.perf_counter()
@@ -93,10 +110,14 @@ def report(what, eng, keys):
     kids, gen = timed(children, k0, k1, km, *geo, False)
     _, both = timed(children, k0, k1, km, *geo, True)
     _, full = timed(bounds, k0, k1, km, eng.cmask, eng.cellrc)
+    ends, gen_ends = timed(game_ends, k0, k1, km, eng.reach, ck0, ck1, cm, eng.ab, eng.prey, eng.mid, eng.bydist,
+                           eng.dstart, eng.maxd)
     print(f"{n} positions, {kids / n:.0f} children each on average")
     print(f"generate children: {gen * 1e6 / n:.2f} us per position")
     print(f"... and the quick bound on each child: {(both - gen) * 1e6 / n:.2f} us more")
     print(f"full lower bound: {full * 1e6 / n:.2f} us per position")
+    print(f"the game-end test on each child: {(gen_ends - gen) * 1e9 / kids:.1f} ns a child "
+          f"({ends} of {kids} children are game ends)")
 
 
 if __name__ == "__main__":
