@@ -83,9 +83,9 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     # 9-13% longer with one (the expert puzzle: 199 -> 218 s; capped at 30,000: 106.5 -> 120.9 s)
     solver.once = False
     # The threads share a table that starts at the size a parallel solve shares and grows 4x
-    # between two slices once it is half full, as one thread's table grows: a
-    # table of the whole budget made up front cost every build 1-5 s of page faults (the OS's
-    # huge pages), most of a small build's time, and a long build reaches the whole budget anyway.
+    # between two slices once it is half full, as one thread's table grows: a table of the whole
+    # budget made up front cost every build 1-5 s of page faults (the OS's huge pages), most of a
+    # small build's time, and a long build reaches the whole budget anyway.
     helpers = solver.helpers(jobs, entries=START_ENTRIES) if jobs > 1 else []
     # the settling threads have engines of their own: the build lists next positions with ``eng``
     # while they settle

@@ -857,18 +857,20 @@ class BitboardSolver:
         thrash: a growth costs the threads a pass begun again, the rehash and the new pages
         (plain seeds 3 and 6 on two threads, 4-5 million states in 2^22 entries: 7.2-7.4 s
         without, 8.1-8.2 s growing at half full)."""
+        return self._half_full(workers) and \
+            self.states + sum(s.states for _, s in workers) >= 2 * self.table.shape[0]
+
+    def _half_full(self, workers: list) -> bool:
+        """Whether the table shared with ``workers`` is half full and may grow."""
         size = self.table.shape[0]
-        return (size < self.max_entries and 2 * (self.used + sum(s.used for _, s in workers)) >= size
-                and self.states + sum(s.states for _, s in workers) >= 2 * size)
+        return size < self.max_entries and 2 * (self.used + sum(s.used for _, s in workers)) >= size
 
     def grow_half_full(self, workers: list) -> bool:
         """Grow the table shared with ``workers`` ((engine, solver) pairs, none searching now) 4x
         when it is half full, up to the memory budget, as one thread's own table grows; whether
         it grew.  (A solve's passes wait longer, see :meth:`_table_full`; a graph's settling
         returns to what it stored, so it grows at half full.)"""
-        size = self.table.shape[0]
-        if not self.shared or size >= self.max_entries or \
-                2 * (self.used + sum(s.used for _, s in workers)) < size:
+        if not (self.shared and self._half_full(workers)):
             return False
         self._grow_shared(workers)
         return True
