@@ -268,6 +268,8 @@ class _Build:
                         if ready is not None:
                             nxt += self._expand_all(ready[0], m)
                         ready = running
+                        # the table the next growth needs is faulted in now, beside the searches
+                        self.solver.prepare_growth(self.workers)
                     if ready is not None:
                         self._collect(ready[1])
                         nxt += self._expand_all(ready[0], m)

@@ -127,7 +127,7 @@ def test_perfect_play_graph_is_the_full_graph_cut_to_perfect_positions(pos, jobs
 
 def test_the_threads_table_grows_between_slices_and_the_graph_is_the_same(monkeypatch):
     # the settling threads' shared table starts small and grows 4x, between two slices, once
-    # half full: the graph is the one a single thread builds
+    # half full, into a table made while they searched: the graph is the one a single thread builds
     from fci_solver import optimal as o
     from fci_solver.bitboard import search as bs
 
@@ -137,8 +137,11 @@ def test_the_threads_table_grows_between_slices_and_the_graph_is_the_same(monkey
     grow = bs.BitboardSolver._grow_shared
 
     def spy(solver, workers):
+        spare = solver._spare  # made while the threads searched the old table
+        assert spare is not None
         grow(solver, workers)
         sizes.append(solver.table.shape[0])
+        assert solver.table is spare and solver._spare is None
         assert all(s.table is solver.table for _, s in workers)
 
     monkeypatch.setattr(bs.BitboardSolver, "_grow_shared", spy)

@@ -438,6 +438,8 @@ class BitboardSolver:
         self.stop_at = stop_at
         self.chunk = chunk
         self.table = None
+        self._spare = None  # the next shared table, made ahead (prepare_growth)
+        self._seen = 0  # the shared table's entries at the last prepare_growth
         self.shared = False  # the table is shared with other threads' solvers: it must not be replaced
         self.states = 0  # expanded states, since construction (solve() counts per solve)
         # Move ordering among children with the same bound.  Generation order (eats by low
@@ -519,6 +521,7 @@ class BitboardSolver:
     def unshare(self, helpers: list["BitboardSolver"]) -> None:
         """The helpers are done: their states and table entries count as this solver's."""
         self.shared = False
+        self._spare = None
         self.states += sum(h.states for h in helpers)
         self.used += sum(h.used for h in helpers)
 
@@ -869,18 +872,34 @@ class BitboardSolver:
         """Grow the table shared with ``workers`` ((engine, solver) pairs, none searching now) 4x
         when it is half full, up to the memory budget, as one thread's own table grows; whether
         it grew.  (A solve's passes wait longer, see :meth:`_table_full`; a graph's settling
-        returns to what it stored, so it grows at half full.)"""
-        if not (self.shared and self._half_full(workers)):
+        returns to what it stored, so it grows at half full.)  The growth waits for the table
+        :meth:`prepare_growth` makes while the threads search: a run more in the half-full table
+        costs them less than waiting for its pages."""
+        if not (self.shared and self._half_full(workers) and self._spare is not None):
             return False
         self._grow_shared(workers)
         return True
+
+    def prepare_growth(self, workers: list) -> None:
+        """Make the table :meth:`grow_half_full` will move to while ``workers`` still search the
+        old one, once two more runs of searches like the last (the entries they added since the
+        last call) would fill it half.  Faulting in the pages of a fresh table of 2^26 entries
+        took 1.3-5 s (the kernel compacting memory for 2 MB pages), all of it time in which the
+        threads, waiting for the growth, searched nothing."""
+        size = self.table.shape[0]
+        used = self.used + sum(s.used for _, s in workers)
+        added, self._seen = used - self._seen, used
+        if self.shared and self._spare is None and size < self.max_entries and 2 * (used + 2 * added) >= size:
+            self._spare = self._new_table(min(self.max_entries, 4 * size))
 
     def _grow_shared(self, workers: list) -> None:
         """A shared table 4x larger, between two passes (no thread uses it): a long parallel solve
         in a table sized for its start spent twice the states of one thread (plain seed 4: 37.8
         against 17.6 million)."""
-        new = self._new_table(min(self.max_entries, 4 * self.table.shape[0]))
-        self.used = int(K.tt_rehash(self.table, new))
+        new, self._spare = self._spare, None
+        if new is None or new.shape[0] != min(self.max_entries, 4 * self.table.shape[0]):
+            new = self._new_table(min(self.max_entries, 4 * self.table.shape[0]))
+        self.used = self._seen = int(K.tt_rehash(self.table, new))
         self.table = new
         for _, s in workers:
             s.table, s.used = new, 0
