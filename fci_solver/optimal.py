@@ -34,6 +34,8 @@ from .bitboard.turns import TurnLister, Turns, spans
 
 CHUNK = 2000
 BATCH = 256  # next positions answered by one kernel call before any is searched
+# the threads take runs of at most 1/RUNS_EACH of their share of the keys left (see _run_size)
+RUNS_EACH = 8
 # ways to play listed, and their next positions settled, between two looks at the node cap and the clock
 SLICE = 1 << 14
 START_ENTRIES = SHARED_ENTRIES  # the threads' shared table at first (it grows between slices)
@@ -372,21 +374,23 @@ def _settle(workers: list, keys: np.ndarray, m: int, tick=None, deadline: float 
     """
     lock = threading.Lock()
     done = [0]
-    runs = iter(range(0, len(keys), BATCH))
+    taken = [0]  # keys given out to the threads
     out = np.zeros(len(keys), np.int8)
 
     def run(e: Engine, s: BitboardSolver) -> None:
-        # each thread takes the next run of BATCH keys when it is free: neighbouring keys share
+        # each thread takes the next run of keys when it is free: neighbouring keys share
         # subtrees in the table, and no thread waits on another's hard searches at the end
         while True:
             with lock:
-                lo = next(runs, None)
-            if lo is None:
+                lo = taken[0]
+                size = _run_size(len(keys) - lo, len(workers))
+                taken[0] = lo + size
+            if lo >= len(keys):
                 return
             check_interrupt()
             if s.stopped(deadline):  # the deadline, or the build stopped while this was settled
                 raise _OutOfTime
-            rows = keys[lo:lo + BATCH]
+            rows = keys[lo:lo + size]
             # every position here is reached from the start: none ends below its minimum
             values = s.values(e, rows, m + 1, deadline, floor=m, known=s.known(e, rows, m + 1))
             if values is None:
@@ -397,12 +401,21 @@ def _settle(workers: list, keys: np.ndarray, m: int, tick=None, deadline: float 
                     done[0] += len(rows)
                     tick(done[0])
 
-    if len(workers) == 1 or len(keys) <= BATCH:
+    if len(workers) == 1 or len(keys) <= 1:
         run(*workers[0])
     else:
         with thread_pool(len(workers)) as pool:
             list(pool.map(lambda w: run(*w), workers))
     return out
+
+
+def _run_size(left: int, threads: int) -> int:
+    """How many keys a thread takes next, of ``left`` not yet taken: :data:`BATCH`, or fewer
+    as the end nears (a share of ``left``, as guided scheduling gives out loop iterations), so
+    that the threads finish together: one hard refutation can take seconds."""
+    if threads == 1:
+        return BATCH
+    return max(1, min(BATCH, -(-left // (threads * RUNS_EACH))))
 
 
 # -- analyses ------------------------------------------------------------------------------

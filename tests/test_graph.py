@@ -154,6 +154,21 @@ def test_the_threads_table_grows_between_slices_and_the_graph_is_the_same(monkey
     assert all(G.nodes[n] == one.nodes[n] for n in one)
 
 
+def test_the_threads_take_smaller_runs_of_keys_as_the_end_nears():
+    # guided scheduling: runs of at most BATCH keys, shrinking to one key at the end, so that
+    # no thread waits long on the other's last hard refutation
+    from fci_solver import optimal as o
+
+    for n in (1, 7, 100, 5000):
+        left, runs = n, []
+        while left > 0:
+            runs.append(o._run_size(left, 2))
+            left -= runs[-1]
+        assert sum(runs) == n and max(runs) <= o.BATCH
+        assert runs == sorted(runs, reverse=True) and runs[-1] == 1
+    assert o._run_size(100, 1) == o.BATCH  # one thread: no end to balance
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_perfect_play_graph_says_what_it_cost(jobs):
     # every state is counted once: the minimum's proof, then the settling of each turn's next
