@@ -37,7 +37,7 @@ import numpy as np
 from .cards import CardTable, standard_cards
 from .errors import FciError
 from .interrupt import check as check_interrupt
-from .position import Position, tops_text
+from .position import Position, sea_list
 from . import rules
 
 DEFAULT_MAX_NODES = 1_000_000
@@ -119,34 +119,69 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
 
 
 def describe_node(G: nx.DiGraph, board, key, depth: int) -> None:
-    """Set a node's plain attributes (see the module docstring) from its key.
+    """Set a node's plain attributes (see the module docstring) from its key."""
+    G.nodes[node_id(key)].update(node_attributes(board, key, depth))
 
-    Read from the key's bytes, not through a :class:`Position`: the graph of perfect play
-    describes every node it finds (172,000 for an expert puzzle), and making each a position
-    first cost twice as much.  The text is written by the functions that write a position's,
-    :func:`tops_text` and :func:`tops_label`."""
-    from .bitboard.search import key_pending, key_tops
 
-    names, cells = _layout(board)
-    stacks = sorted(key_tops(key))  # in cell order, as a position lists them
-    shark, whale = bool(int(key[2]) & 1), bool(int(key[2]) & 2)
-    pending = key_pending(key)
-    tops = [(cells[i], card, stacked) for i, card, stacked in stacks]
-    G.nodes[node_id(key)].update(
-        stacks=" ".join(f"{names[i]}={card}{'*' if stacked else ''}" for i, card, stacked in stacks),
-        shark=shark, whale=whale, pending=pending or "", count=len(stacks), depth=depth,
+def node_attributes(board, key, depth: int) -> dict:
+    """The plain attributes of :func:`describe_node`, as a dict."""
+    return _writer(board).attributes(key, depth)
+
+
+class _NodeWriter:
+    """A board's node attributes from keys, read from the key's bytes, not through a
+    :class:`Position`: the graph of perfect play describes every node it finds (172,000 for an
+    expert puzzle), and its main thread doing so is what the settling threads wait for late in a
+    deal.  Every piece of text a top can give is made once per board; a node joins them.  The
+    text is the one :func:`.position.tops_text` and :func:`tops_label` write (a test compares)."""
+
+    def __init__(self, board):
+        from .bitboard.search import EFFECTS
+
+        self.board, self.effects, self.width = board, EFFECTS, board.n_cols
+        n = board.n_rows * board.n_cols
+        names = [board.name(board.cell(i)) for i in range(n)]
         # a key knows whether a top is stacked, not how high: 2 reads as stacked
-        position=tops_text(board, ((cell, card, 2 if stacked else 1) for cell, card, stacked in tops),
-                           shark, whale, pending),
-        label=tops_label(tops, shark, whale, pending),
-    )
+        self.grid_token = [[(f"{card}:2" if st else str(card)).rjust(4) for st in (0, 1)] for card in range(16)]
+        self.label_token = [[f"{card}*" if st else str(card) for st in (0, 1)] for card in range(16)]
+        self.stack_token = [[[f"{names[i]}={card}{'*' if st else ''}" for st in (0, 1)] for card in range(16)]
+                            for i in range(n)]
+        self.empty = ["   ."] * n
+        self.heads: dict = {}
+
+    def _head(self, meta: int) -> tuple:
+        """(shark, whale, pending, the position text's first lines, the label's suffix) of ``meta``."""
+        if meta not in self.heads:
+            shark, whale = bool(meta & 1), bool(meta & 2)
+            pend = (meta >> 2) & 7
+            pending = self.effects[pend - 1] if pend else None
+            b = self.board
+            text = (f"sea: {' '.join(sea_list(shark, whale)) or 'none'}\npending: {pending or 'none'}\n"
+                    f"board: {b.height}x{b.width} margin {b.margin}\n")
+            extra = [x for x in (shark and "shark", whale and "whale", pending) if x]
+            self.heads[meta] = (shark, whale, pending or "", text, f" [{', '.join(extra)}]" if extra else "")
+        return self.heads[meta]
+
+    def attributes(self, key, depth: int) -> dict:
+        raw = int(key[0]).to_bytes(8, "little") + int(key[1]).to_bytes(8, "little")
+        tops = sorted(((code - 1) >> 1, card, (code - 1) & 1) for card, code in enumerate(raw) if code)
+        shark, whale, pending, head, suffix = self._head(int(key[2]))
+        grid, w = self.empty[:], self.width
+        rows: dict = {}
+        for i, card, st in tops:
+            grid[i] = self.grid_token[card][st]
+            rows.setdefault(i // w, []).append(self.label_token[card][st])
+        return {
+            "stacks": " ".join(self.stack_token[i][card][st] for i, card, st in tops),
+            "shark": shark, "whale": whale, "pending": pending, "count": len(tops), "depth": depth,
+            "position": head + "\n".join(" ".join(grid[lo:lo + w]) for lo in range(0, len(grid), w)) + "\n",
+            "label": " / ".join(" ".join(r) for r in rows.values()) + suffix,
+        }
 
 
 @lru_cache(maxsize=32)
-def _layout(board):
-    """Each cell index's name and cell, as describing a node needs them."""
-    cells = [board.cell(i) for i in range(len(board.rows) * len(board.cols))]
-    return [board.name(cell) for cell in cells], cells
+def _writer(board) -> _NodeWriter:
+    return _NodeWriter(board)
 
 
 def node_label(pos: Position) -> str:

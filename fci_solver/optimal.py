@@ -336,15 +336,15 @@ class _Build:
         """Add ``key`` with its keeping edges (``kept`` next positions, each reached by ``turns``
         ways to play); returns its children new to the graph."""
         G, depth = self.G, self.depth
-        G.add_node(g.node_id(key))
-        g.describe_node(G, self.start.board, key, depth[key])
-        G.nodes[g.node_id(key)].update(options=options, keeping=len(kept), min_result=m)
+        nid, d = g.node_id(key), depth[key]
+        G.add_node(nid, **g.node_attributes(self.start.board, key, d), options=options, keeping=len(kept),
+                   min_result=m)
         new = []
         for ch, t in zip(kept, turns):
             if ch not in depth:
-                depth[ch] = depth[key] + 1
+                depth[ch] = d + 1
                 new.append(ch)
-            G.add_edge(g.node_id(key), g.node_id(ch), turns=t)
+            G.add_edge(nid, g.node_id(ch), turns=t)
         self.expanded += 1
         if len(depth) > self.max_nodes:
             self._stop(CapReached, f"the perfect-play graph has more than {self.max_nodes:,} positions; raise --max-nodes")
