@@ -4,6 +4,7 @@ import time
 
 import networkx as nx
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from fci_solver import graph as g
 from fci_solver import rules
@@ -368,6 +369,29 @@ def test_every_exported_node_has_a_position_and_a_label(tmp_path, ext):
         pos = parse_position_text(back.nodes[n]["position"])
         assert key_of(pos) == tuple(int(x, 16) for x in n.split(":"))
         assert back.nodes[n]["label"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.booleans()), min_size=16, max_size=16), st.randoms(),
+       st.integers(0, 31))
+def test_any_key_is_described_as_its_position_is_written(tops, rnd, meta):
+    # the node's text is joined from pieces made once per board: it must still be the text
+    # position_text and node_label write, for any tops, cells, sea animals and effect
+    from fci_solver.bitboard.search import position_of
+    from fci_solver.position import position_text
+
+    b = board("1 2\n3 4", margin=2).board
+    cells = rnd.sample(range(b.n_rows * b.n_cols), 16)
+    k = [0, 0]
+    for card, (on, stacked) in enumerate(tops):
+        if on:
+            k[card // 8] |= (1 + 2 * cells[card] + stacked) << (8 * (card % 8))
+    key = (k[0], k[1], meta)  # shark, whale and any of the 7 effects (or none)
+    back = position_of(b, key)
+    attrs = g.node_attributes(b, key, 2)
+    assert attrs["position"] == position_text(back) and attrs["label"] == g.node_label(back)
+    assert attrs["count"] == len(back) and attrs["pending"] == (back.pending or "")
+    assert attrs["stacks"] == " ".join(f"{b.name(s.cell)}={s.card}{'*' if s.stacked else ''}" for s in back.stacks)
 
 
 @pytest.mark.parametrize("pos", [
