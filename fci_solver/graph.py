@@ -108,8 +108,7 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
                     progress(len(order), None)
         frontier = nxt_frontier
     for key in order:
-        G.add_node(node_id(key))
-        describe_node(G, start.board, key, depth[key])
+        G.add_node(node_id(key), **node_attributes(start.board, key, depth[key]))
     for n in reversed(list(nx.topological_sort(G))):
         succ = list(G.successors(n))
         G.nodes[n]["min_result"] = min((G.nodes[s]["min_result"] for s in succ), default=G.nodes[n]["count"])
@@ -118,13 +117,8 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
     return G
 
 
-def describe_node(G: nx.DiGraph, board, key, depth: int) -> None:
-    """Set a node's plain attributes (see the module docstring) from its key."""
-    G.nodes[node_id(key)].update(node_attributes(board, key, depth))
-
-
 def node_attributes(board, key, depth: int) -> dict:
-    """The plain attributes of :func:`describe_node`, as a dict."""
+    """A node's plain attributes (see the module docstring), from its key."""
     return _writer(board).attributes(key, depth)
 
 

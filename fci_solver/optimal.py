@@ -7,7 +7,7 @@ minimum still be reached?"), which is what the decision profile (:mod:`.difficul
 one line, here done for every perfect line.  Where a deal's decisions are narrow the graph is
 small; a forgiving deal's is not, hence the node cap.
 
-Nodes carry the attributes of :func:`.graph.describe_node` (``position``, ``label``, ``count``,
+Nodes carry the attributes of :func:`.graph.node_attributes` (``position``, ``label``, ``count``,
 ``depth``, ...) plus ``options`` (distinct next positions) and ``keeping`` (those that keep the
 minimum); edges carry ``turns``.  The analyses are plain functions over the graph; the ones the
 full graph has (:mod:`.graph`) apply with ``target`` set to the minimum.

@@ -400,16 +400,13 @@ def test_any_key_is_described_as_its_position_is_written(tops, rnd, meta):
     board("0 1 2 3 4 5 6 7 8 9", sea="whale", pending="raccoon", margin=0),
 ])
 def test_a_node_is_described_as_its_position_is_written(pos):
-    # describe_node reads the key's bytes; the text must be the position's own
+    # node_attributes reads the key's bytes; the text must be the position's own
     from fci_solver.bitboard.search import position_of
     from fci_solver.position import position_text
 
     key = key_of(pos)
-    G = nx.DiGraph()
-    G.add_node(g.node_id(key))
-    g.describe_node(G, pos.board, key, 4)
     back = position_of(pos.board, key)  # heights as a key keeps them: 1 or 2
-    assert G.nodes[g.node_id(key)] == {
+    assert g.node_attributes(pos.board, key, 4) == {
         "stacks": " ".join(f"{pos.board.name(s.cell)}={s.card}{'*' if s.stacked else ''}" for s in back.stacks),
         "shark": back.shark, "whale": back.whale, "pending": back.pending or "", "count": len(back), "depth": 4,
         "position": position_text(back), "label": g.node_label(back),

@@ -866,7 +866,11 @@ class BitboardSolver:
     def _half_full(self, workers: list) -> bool:
         """Whether the table shared with ``workers`` is half full and may grow."""
         size = self.table.shape[0]
-        return size < self.max_entries and 2 * (self.used + sum(s.used for _, s in workers)) >= size
+        return size < self.max_entries and 2 * self._shared_used(workers) >= size
+
+    def _shared_used(self, workers: list) -> int:
+        """The entries this solver and ``workers`` have stored in the table they share."""
+        return self.used + sum(s.used for _, s in workers)
 
     def grow_half_full(self, workers: list) -> bool:
         """Grow the table shared with ``workers`` ((engine, solver) pairs, none searching now) 4x
@@ -887,7 +891,7 @@ class BitboardSolver:
         took 1.3-5 s (the kernel compacting memory for 2 MB pages), all of it time in which the
         threads, waiting for the growth, searched nothing."""
         size = self.table.shape[0]
-        used = self.used + sum(s.used for _, s in workers)
+        used = self._shared_used(workers)
         added, self._seen = used - self._seen, used
         if self.shared and self._spare is None and size < self.max_entries and 2 * (used + 2 * added) >= size:
             self._spare = self._new_table(min(self.max_entries, 4 * size))
@@ -896,9 +900,10 @@ class BitboardSolver:
         """A shared table 4x larger, between two passes (no thread uses it): a long parallel solve
         in a table sized for its start spent twice the states of one thread (plain seed 4: 37.8
         against 17.6 million)."""
+        size = min(self.max_entries, 4 * self.table.shape[0])
         new, self._spare = self._spare, None
-        if new is None or new.shape[0] != min(self.max_entries, 4 * self.table.shape[0]):
-            new = self._new_table(min(self.max_entries, 4 * self.table.shape[0]))
+        if new is None or new.shape[0] != size:
+            new = self._new_table(size)
         self.used = self._seen = int(K.tt_rehash(self.table, new))
         self.table = new
         for _, s in workers:
