@@ -1,0 +1,218 @@
+"""How loose the lower bound is where the perfect-play graph spends its searches.
+
+    python benchmarks/refutation_region.py [--deal DEAL] [--seed 3] [--turn 4] [--sample 1500]
+
+A random perfect line (``--seed``) is played to ``--turn`` of the deal (no sea animals, margin 2),
+and that turn's next positions that cannot keep the minimum are taken.  Proving them lost takes
+every position below them that the full bound leaves at the minimum and whose game goes on: the
+*region*, walked here once each (the settling searches expand these and no others, give or take
+the table).  Then, on a sample of the region:
+
+* for each card whose ability moves stacks, how many positions the bound would lift if that
+  ability never acted.  That is unsound (an upper limit on what any better account of that card
+  could gain), so it is only counted;
+* two sound refinements, each as the states left in the region: the Wolf (a self-mover of a
+  bounded step) reaching a radius around the cells it eats on instead of anywhere, and a card
+  that swaps stacks making at most two stacks per eat left to it go anywhere instead of
+  switching the geometry off.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+from collections import Counter
+
+import numpy as np
+
+from fci_solver import bound as B, rules
+from fci_solver.bitboard import kernels as K
+from fci_solver.bitboard.search import BitboardSolver, Engine, key_of, position_of
+from fci_solver.cards import standard_cards
+from fci_solver.position import Deal
+
+
+def _rows(keys):
+    return np.array(keys, dtype=np.uint64).reshape(-1, 3)
+
+
+def lost_options(eng, cards, root, seed: int, turn: int) -> list:
+    """The next positions of the ``turn``-th position of a random perfect line that cannot keep the minimum (1)."""
+    rng = random.Random(seed)
+    solver = BitboardSolver(cards, memory=1024)
+    key = root
+    for _ in range(turn):
+        kids = sorted(eng.next_states(key))
+        keeps = solver.values(eng, _rows(kids), 2, floor=1) == 1
+        if _ == turn - 1:
+            return [k for k, x in zip(kids, keeps) if not x]
+        key = rng.choice([k for k, x in zip(kids, keeps) if x])
+
+
+def region(eng, starts, bound=None) -> list:
+    """Every position below ``starts`` (each once) whose bound is 1 and whose game goes on."""
+    seen, out, stack = set(), [], list(starts)
+    while stack:
+        k = stack.pop()
+        if k in seen:
+            continue
+        seen.add(k)
+        if eng.lower_bound(k) >= 2 or (bound is not None and bound(k) >= 2) or eng.game_over(k):
+            continue
+        out.append(k)
+        stack.extend(eng.next_states(k))
+    return out
+
+
+# -- sound refinements (prototypes, in the shape of fci_solver.bound) --------------------------
+
+def _bound_with(pos, cards, eaters_of) -> int:
+    """fci_solver.bound.lower_bound with other accounts of which tops may ever eat which (the
+    least of them, when there are several)."""
+    tops = {s.card for s in pos.stacks}
+    unstacked = {s.card for s in pos.stacks if not s.stacked}
+    discards = 1 if pos.pending == "raccoon" else 0
+    for c in B.discard_sources(cards):
+        if c in tops:
+            discards += sum(1 for d in (1, 2, 3) if c - d in tops) + (1 if pos.shark else 0)
+    n = B._fewest_stuck(tops, unstacked, discards, B._plain_eaters(tops))
+    if n < len(tops) and not pos.whale and B._far_prey(pos):
+        choices = eaters_of(pos, cards, tops)
+        if choices is not None:
+            n = max(n, min(B._fewest_stuck(tops, unstacked, discards, e) for e in choices))
+    if pos.shark and len(tops) >= 2:
+        n -= 1
+    return max(1, n)
+
+
+def _eats_left(pos, card: int, tops: set, skip: int = -1) -> int:
+    return len(B._prey(card, tops - {skip}, pos.shark)) + (1 if pos.shark else 0)
+
+
+def wolf_eaters(pos, cards, tops):
+    """Reach sets where a self-mover of step s stands within a radius of the cells it may eat on.
+
+    After a normal eat it stands on its prey's cell, then steps at most s; after an eat with the
+    caiman pending it stays and steps again, so each such eat adds s (their number is bounded by
+    the eats of caiman cards and a caiman pending now).  A card's cells carry radii, and two
+    cards may meet when some pair of their cells is within 2 + both radii."""
+    cell = {s.card: s.cell for s in pos.stacks}
+    step, drift, free = {}, {}, set()
+    for c in cards:
+        if c.ability == "move" and c.who == "self" and c.value in tops:
+            if c.max is None:
+                free.add(c.value)
+            else:
+                caiman = (1 if pos.pending == "caiman" else 0) + sum(
+                    _eats_left(pos, g.value, tops, c.value) for g in cards
+                    if g.ability == "pending" and g.effect == "caiman" and g.value in tops and g.value != c.value)
+                step[c.value] = c.max
+                drift[c.value] = c.max * min(caiman, _eats_left(pos, c.value, tops))
+    S = {c: {c: 0} for c in tops}
+    F = set()
+
+    def meets(a, b):
+        return a in F or b in F or any(rules.distance(cell[x], cell[y]) <= 2 + rx + ry
+                                       for x, rx in S[a].items() for y, ry in S[b].items())
+
+    for e in sorted(tops):  # a card's sets depend only on lower cards'
+        changed = True
+        while changed:
+            changed = False
+            for q in B._prey(e, tops, pos.shark):
+                if not meets(e, q):
+                    continue
+                if e in step and S[e][e] < drift[e]:
+                    S[e][e] = drift[e]
+                    changed = True
+                for j, r in S[q].items():
+                    r += step.get(e, 0) + drift.get(e, 0)
+                    if S[e].get(j, -1) < r:
+                        S[e][j] = r
+                        changed = True
+                if e not in F and (q in F or e in free):
+                    F.add(e)
+                    changed = True
+    for m in (B.mover_cards(cards) - B.self_movers(cards)) & tops:
+        if any(meets(m, q) for q in B._prey(m, tops, pos.shark)):
+            return None
+    return [{t: {e for e in tops if 1 <= e - t <= 3 and meets(e, t)} for t in tops}]
+
+
+def _reach_from(pos, cards, F0):
+    """fci_solver.bound.reach_sets with the cards ``F0`` going anywhere from the start."""
+    cell = {s.card: s.cell for s in pos.stacks}
+    tops = set(cell)
+    own = B.self_movers(cards)
+    near = {a: {b for b in tops if rules.distance(cell[a], cell[b]) <= 2} for a in tops}
+    S, N, F = {c: {c} for c in tops}, {c: set(near[c]) for c in tops}, set(F0)
+    changed = True
+    while changed:
+        changed = False
+        for e in tops:
+            for q in B._prey(e, tops, pos.shark):
+                if not B.meets(e, q, S, N, F):
+                    continue
+                if not S[q] <= S[e]:
+                    S[e] |= S[q]
+                    for j in S[q]:
+                        N[e] |= near[j]
+                    changed = True
+                if e not in F and (q in F or e in own):
+                    F.add(e)
+                    changed = True
+    return S, N, F
+
+
+def swap_eaters(pos, cards, tops):
+    """Reach sets where a card that swaps stacks may act: each of its eats left swaps two stacks,
+    so one account for every choice of that many stacks made to go anywhere (the bound takes
+    the least)."""
+    swappers = {c.value for c in cards if c.ability == "swap"} & tops
+    k = sum(_eats_left(pos, s, tops) for s in swappers)
+    choices = []
+    for Z in itertools.combinations(sorted(tops), min(2 * k, len(tops))):
+        S, N, F = _reach_from(pos, cards, Z)
+        for m in (B.mover_cards(cards) - B.self_movers(cards) - swappers) & tops:
+            if any(B.meets(m, q, S, N, F) for q in B._prey(m, tops, pos.shark)):
+                return None
+        choices.append({t: {e for e in tops if 1 <= e - t <= 3 and B.meets(e, t, S, N, F)} for t in tops})
+    return choices
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deal", default="1 7 3 11 6 12 15 5 8 0 13 4 14 10 2 9")
+    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--turn", type=int, default=4)
+    ap.add_argument("--sample", type=int, default=1500)
+    a = ap.parse_args()
+    cards = standard_cards()
+    start = Deal.parse("standard", a.deal).position(2, False, False)
+    eng = Engine(start.board, cards)
+    lost = lost_options(eng, cards, key_of(start), a.seed, a.turn)
+    base = region(eng, lost)
+    print(f"turn {a.turn}, seed {a.seed}: {len(lost)} next positions lost, region of {len(base):,} positions")
+    sample = random.Random(1).sample(base, min(a.sample, len(base)))
+    wk = np.empty(K.WORK, np.int64)
+    movers = sorted(B.mover_cards(cards))
+    for name, drop in [("every mover", movers)] + [(cards[c].name, [c]) for c in movers]:
+        cm = eng.cmask.copy()
+        for c in drop:
+            cm[1] &= ~(1 << c)
+            cm[2] &= ~(1 << c)
+        up = sum(1 for k in sample if K.lower_bound(np.uint64(k[0]), np.uint64(k[1]), np.int64(k[2]), cm, eng.cellrc, wk) >= 2)
+        print(f"  if {name} never acted (unsound): the bound rises on {up} of {len(sample)} sampled")
+    for name, eaters in [("Wolf within a radius", wolf_eaters), ("swaps as stacks that go anywhere", swap_eaters)]:
+        def lifted(k, eaters=eaters):
+            return _bound_with(position_of(start.board, k), cards, eaters)
+        up = sum(1 for k in sample if lifted(k) >= 2)
+        line = f"  sound, {name}: the bound rises on {up} of {len(sample)} sampled"
+        if up:
+            line += f"; the region: {len(region(eng, lost, lifted)):,} positions"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
