@@ -140,31 +140,6 @@ def wolf_eaters(pos, cards, tops):
     return [{t: {e for e in tops if 1 <= e - t <= 3 and meets(e, t)} for t in tops}]
 
 
-def _reach_from(pos, cards, F0):
-    """fci_solver.bound.reach_sets with the cards ``F0`` going anywhere from the start."""
-    cell = {s.card: s.cell for s in pos.stacks}
-    tops = set(cell)
-    own = B.self_movers(cards)
-    near = {a: {b for b in tops if rules.distance(cell[a], cell[b]) <= 2} for a in tops}
-    S, N, F = {c: {c} for c in tops}, {c: set(near[c]) for c in tops}, set(F0)
-    changed = True
-    while changed:
-        changed = False
-        for e in tops:
-            for q in B._prey(e, tops, pos.shark):
-                if not B.meets(e, q, S, N, F):
-                    continue
-                if not S[q] <= S[e]:
-                    S[e] |= S[q]
-                    for j in S[q]:
-                        N[e] |= near[j]
-                    changed = True
-                if e not in F and (q in F or e in own):
-                    F.add(e)
-                    changed = True
-    return S, N, F
-
-
 def swap_eaters(pos, cards, tops):
     """Reach sets where a card that swaps stacks may act: each of its eats left swaps two stacks,
     so one account for every choice of that many stacks made to go anywhere (the bound takes
@@ -173,7 +148,7 @@ def swap_eaters(pos, cards, tops):
     k = sum(_eats_left(pos, s, tops) for s in swappers)
     choices = []
     for Z in itertools.combinations(sorted(tops), min(2 * k, len(tops))):
-        S, N, F = _reach_from(pos, cards, Z)
+        S, N, F = B.reach_sets(pos, cards, pos.shark, anywhere=Z)
         for m in (B.mover_cards(cards) - B.self_movers(cards) - swappers) & tops:
             if any(B.meets(m, q, S, N, F) for q in B._prey(m, tops, pos.shark)):
                 return None

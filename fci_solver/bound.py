@@ -33,7 +33,7 @@ def self_movers(cards: CardTable) -> set[int]:
     return {c.value for c in cards if c.ability == "move" and c.who == "self"}
 
 
-def reach_sets(pos: Position, cards: CardTable, shark: bool):
+def reach_sets(pos: Position, cards: CardTable, shark: bool, anywhere=()):
     """While no ability moves another card's stack (and there is no Whale), where each stack may
     yet stand.  Returns (S, N, F).
 
@@ -44,7 +44,7 @@ def reach_sets(pos: Position, cards: CardTable, shark: bool):
     ability moves its own stack (Bat, Wolf) and that may ever eat is taken to go anywhere, and so
     is whatever may eat a stack that goes anywhere: the cards ``F``, which may meet any card.  The
     sets grow together until nothing changes (the least fixpoint: any order of growth gives the
-    same sets).
+    same sets).  ``anywhere`` adds cards to ``F`` from the start (an analysis of a mover uses it).
     """
     cell = {s.card: s.cell for s in pos.stacks}
     tops = set(cell)
@@ -52,7 +52,7 @@ def reach_sets(pos: Position, cards: CardTable, shark: bool):
     near = {a: {b for b in tops if rules.distance(cell[a], cell[b]) <= 2} for a in tops}
     S = {c: {c} for c in tops}
     N = {c: set(near[c]) for c in tops}
-    F: set[int] = set()
+    F: set[int] = set(anywhere)
     changed = True
     while changed:
         changed = False
