@@ -374,7 +374,7 @@ def perft_cmd(setup: Setup, depth, engine, jobs, as_json):
 @click.option("--optimal", is_flag=True, help="Only the graph of perfect play: positions on some line that reaches the minimum.")
 @jobs_option("with --optimal; the graph does not depend on it", work="settle the next positions")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), show_default=f"{OPTIMAL_TIME_LIMIT:g} with --optimal",
-              help="With --optimal: stop after this many seconds with the partial counts (exit 3); a full standard deal's graph takes hours or more.")
+              help="With --optimal: stop after this many seconds with the partial counts, and the positions found so far in --out (exit 3); a full standard deal's graph takes hours or more.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, jobs, time_limit, quiet, as_json):
@@ -440,15 +440,17 @@ def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1,
     except o.Incomplete as e:
         progress.close()
         click.echo(f"fci: {e}", err=True)
-        _partial_graph_report(setup, o.partial_report(e), as_json)
+        report = o.partial_report(e)
+        # hours of settling are not thrown away: the positions expanded so far, with their
+        # keeping edges, are written as a whole graph's would be
+        if out and e.partial.number_of_nodes():
+            _write_optimal(o.found_graph(e, setup.start.board), setup, out, labels, report)
+        _partial_graph_report(setup, report, as_json)
         return EXIT_INEXACT
-    if out and labels:
-        g.label_edges(G, setup.start.board, setup.cards)
-    progress.close()
     report = o.analyse(G)
     if out:
-        g.write_graph(G, out)
-        report["written"] = out
+        _write_optimal(G, setup, out, labels, report)
+    progress.close()
     if as_json:
         emit_json(report)
         return 0
@@ -474,6 +476,16 @@ def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1,
     return 0
 
 
+def _write_optimal(G, setup: Setup, out: str, labels: bool, report: dict) -> None:
+    """Write a perfect-play graph (whole or partial) to ``out``, its edges labelled if asked."""
+    from . import graph as g
+
+    if labels:
+        g.label_edges(G, setup.start.board, setup.cards)
+    g.write_graph(G, out)
+    report["written"] = out
+
+
 def _partial_graph_report(setup: Setup, report: dict, as_json: bool) -> None:
     """What a stopped ``graph --optimal`` found: its counts, and perfect play's width so far."""
     if as_json:
@@ -489,6 +501,9 @@ def _partial_graph_report(setup: Setup, report: dict, as_json: bool) -> None:
                f"{report['settled']:,} next positions settled.")
     click.echo(_build_cost(report["stats"], settled=False))
     _width_table(report["width_by_turn"], "   (expanded so far)")
+    if "written" in report:
+        click.echo(f"\nWrote {report['written']}: the {report['found']:,} positions found so far, {report['expanded']:,} "
+                   "of them expanded, with the keeping turns between them.")
 
 
 def _build_cost(stats: dict, settled: bool = True) -> str:

@@ -55,6 +55,23 @@ class Incomplete(FciError):
         super().__init__(message)
         self.partial, self.counts = partial, counts
         self.stats: dict = {}  # what the build cost until it stopped, as in a whole graph's (STATS)
+        self.found = partial  # with the positions found but not expanded (see found_graph)
+        self.depth: dict = {}  # every position found (key) -> turns from the start
+
+
+def found_graph(e: Incomplete, board) -> nx.DiGraph:
+    """Every position a stopped build found, for an export: the partial graph's positions
+    (``expanded`` True, with their counts) and the keeping next positions they lead to that were
+    not expanded yet (``expanded`` False, described as every node is, without counts), with the
+    keeping turns between them.  Every node is a perfect-play position."""
+    G = e.found
+    for n, d in G.nodes(data=True):
+        if "options" in d:
+            d["expanded"] = True
+        else:
+            key = tuple(int(x, 16) for x in n.split(":"))
+            d.update(g.node_attributes(board, key, e.depth[key]), expanded=False)
+    return G
 
 
 class CapReached(Incomplete):
@@ -351,13 +368,17 @@ class _Build:
         return new
 
     def _stop(self, kind, why: str):
-        # keep only expanded nodes: a child waiting for expansion has no counts yet
-        self.G.remove_nodes_from([n for n, d in self.G.nodes(data=True) if "options" not in d])
+        # the partial graph keeps only expanded nodes: a child waiting for expansion has no counts
+        # yet; the graph with them (and the keeping edges into them) is kept for an export
+        found = self.G
+        partial = found.subgraph([n for n, d in found.nodes(data=True) if "options" in d]).copy()
         counts = {"reason": "cap" if kind is CapReached else "time", "found": len(self.depth),
                   "expanded": self.expanded, "turn": 1 + max(self.depth.values(), default=0),
                   "settled": len(self.keeps)}
-        raise kind(f"{why} ({counts['expanded']:,} positions expanded, {counts['found']:,} found, down to turn "
-                   f"{counts['turn']}; {counts['settled']:,} next positions settled)", self.G, counts)
+        e = kind(f"{why} ({counts['expanded']:,} positions expanded, {counts['found']:,} found, down to turn "
+                 f"{counts['turn']}; {counts['settled']:,} next positions settled)", partial, counts)
+        e.found, e.depth = found, self.depth
+        raise e
 
 
 def _settle(workers: list, keys: np.ndarray, m: int, tick=None, deadline: float | None = None) -> np.ndarray:

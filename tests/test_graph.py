@@ -355,6 +355,36 @@ def test_graph_optimal_stops_at_a_default_time_limit(monkeypatch, capsys):
     assert d["complete"] is False and d["reason"] == "time"
 
 
+def test_a_stopped_perfect_play_graph_is_written_with_every_position_it_found(tmp_path, capsys):
+    # a build stopped by the cap (or the clock) after hours of settling still writes --out: the
+    # positions expanded, with their counts, and the keeping next positions found from them
+    import json
+
+    from fci_solver import cli as c, optimal as o
+    from fci_solver.position import parse_position_text, position_text
+
+    whole = o.optimal_graph(SMALL[1], CARDS)
+    start = tmp_path / "start.txt"
+    start.write_text(position_text(SMALL[1]))
+    out = str(tmp_path / "part.graphml")
+    with pytest.raises(SystemExit) as e:
+        c.main(["graph", "--optimal", "--position", str(start), "--max-nodes", "5", "--out", out, "--json", "-q"])
+    assert e.value.code == 3
+    d = json.loads(capsys.readouterr().out)
+    assert d["complete"] is False and d["written"] == out
+    back = nx.read_graphml(out)
+    assert back.number_of_nodes() == d["found"] and d["found"] > d["expanded"] >= 1
+    expanded = [n for n, a in back.nodes(data=True) if a["expanded"]]
+    assert len(expanded) == d["expanded"]
+    for n in expanded:  # an expanded position has all its keeping turns, as in the whole graph
+        assert set(back.succ[n]) == set(whole.succ[n])
+        assert back.nodes[n]["keeping"] == whole.nodes[n]["keeping"]
+    for n, a in back.nodes(data=True):  # each one a perfect-play position, described as the whole graph's
+        assert n in whole and key_of(parse_position_text(a["position"])) == tuple(int(x, 16) for x in n.split(":"))
+        assert a["depth"] == whole.nodes[n]["depth"] and a["label"] == whole.nodes[n]["label"]
+    assert all(back.edges[u, v]["turn"] for u, v in back.edges)
+
+
 @pytest.mark.parametrize("ext", g.FORMATS)
 def test_every_exported_node_has_a_position_and_a_label(tmp_path, ext):
     from fci_solver import optimal as o
