@@ -11,10 +11,16 @@ the table).  Then, on a sample of the region:
 * for each card whose ability moves stacks, how many positions the bound would lift if that
   ability never acted.  That is unsound (an upper limit on what any better account of that card
   could gain), so it is only counted;
-* two sound refinements, each as the states left in the region: the Wolf (a self-mover of a
-  bounded step) reaching a radius around the cells it eats on instead of anywhere, and a card
+* three sound refinements, each as the states left in the region: the Wolf (a self-mover of a
+  bounded step) reaching a radius around the cells it eats on instead of anywhere; a card
   that swaps stacks making at most two stacks per eat left to it go anywhere instead of
-  switching the geometry off.
+  switching the geometry off; and stacks meeting only side by side (radius 1, not 2) once no
+  eat can reach farther.
+
+With ``--cost``, what a state of the region costs instead, piece by piece, over the whole
+region in one compiled loop (as the settling searches meet them, window 2): generating its
+children, rating them (the quick and discard bounds), the game-end test on those left, and the
+full bound on the rest (what each costs when it is entered).
 """
 
 from __future__ import annotations
@@ -25,6 +31,10 @@ import random
 from collections import Counter
 
 import numpy as np
+
+import time
+
+from numba import njit
 
 from fci_solver import bound as B, rules
 from fci_solver.bitboard import kernels as K
@@ -77,7 +87,7 @@ def _bound_with(pos, cards, eaters_of) -> int:
         if c in tops:
             discards += sum(1 for d in (1, 2, 3) if c - d in tops) + (1 if pos.shark else 0)
     n = B._fewest_stuck(tops, unstacked, discards, B._plain_eaters(tops))
-    if n < len(tops) and not pos.whale and B._far_prey(pos):
+    if n < len(tops) and not pos.whale:
         choices = eaters_of(pos, cards, tops)
         if choices is not None:
             n = max(n, min(B._fewest_stuck(tops, unstacked, discards, e) for e in choices))
@@ -97,6 +107,8 @@ def wolf_eaters(pos, cards, tops):
     caiman pending it stays and steps again, so each such eat adds s (their number is bounded by
     the eats of caiman cards and a caiman pending now).  A card's cells carry radii, and two
     cards may meet when some pair of their cells is within 2 + both radii."""
+    if not B._far_prey(pos):
+        return None
     cell = {s.card: s.cell for s in pos.stacks}
     step, drift, free = {}, {}, set()
     for c in cards:
@@ -144,6 +156,8 @@ def swap_eaters(pos, cards, tops):
     """Reach sets where a card that swaps stacks may act: each of its eats left swaps two stacks,
     so one account for every choice of that many stacks made to go anywhere (the bound takes
     the least)."""
+    if not B._far_prey(pos):
+        return None
     swappers = {c.value for c in cards if c.ability == "swap"} & tops
     k = sum(_eats_left(pos, s, tops) for s in swappers)
     choices = []
@@ -156,12 +170,88 @@ def swap_eaters(pos, cards, tops):
     return choices
 
 
+@njit
+def _pieces(k0, k1, km, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cm, clb, cmask, cellrc, reach, stage):
+    """Children generated, left by their rating, game ends among them, and the rest cut by the
+    full bound, over the positions; ``stage`` says how many of the pieces after generation run."""
+    pos = np.empty(16, np.int64)
+    stk = np.empty(16, np.int64)
+    board = np.empty(bydist.shape[0], np.int64)
+    wk = np.empty(K.WORK, np.int64)
+    grp = np.empty(ck0.shape[0], np.int64)
+    skip = np.empty(3, np.int64)
+    gen = live = ends = cut = 0
+    for i in range(k0.shape[0]):
+        n = K.gen_children_below(k0[i], k1[i], km[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cm, 0,
+                                 ck0.shape[0], pos, stk, board, grp, 2, cmask, cellrc, wk, skip, clb, 0)
+        gen += n
+        for j in range(n if stage >= 1 else 0):
+            v = clb[j]
+            if v < 0:
+                v = K.discard_bound(ck0[j], ck1[j], cm[j], cmask, cellrc, wk, 2)
+            if v >= 2:
+                continue
+            live += 1
+            if stage >= 2 and (cm[j] & (K.PHASE_BIT | 2)) == 0 and K.no_turn(ck0[j], ck1[j], cm[j], reach, stk):
+                ends += 1
+            elif stage >= 3 and K.lower_bound(ck0[j], ck1[j], cm[j], cmask, cellrc, wk) >= 2:
+                cut += 1
+    return gen, live, ends, cut
+
+
+def cost(eng, keys) -> None:
+    """Print a region state's cost piece by piece (the best of three runs of each stage)."""
+    k0, k1, km = (np.array([k[i] for k in keys], t) for i, t in enumerate((np.uint64, np.uint64, np.int64)))
+    ck0, ck1, cm, clb = eng.buffers()[:4]
+    args = (k0, k1, km, eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, ck0, ck1, cm, clb, eng.cmask,
+            eng.cellrc, eng.reach)
+    n, before = len(keys), 0.0
+    names = ("generating the children", "rating them", "the game-end test on those left",
+             "the full bound on the rest")
+    for stage, name in enumerate(names):
+        _pieces(*args, stage)
+        runs = []
+        for _ in range(3):
+            t = time.perf_counter()
+            got = _pieces(*args, stage)
+            runs.append(time.perf_counter() - t)
+        took = min(runs)
+        print(f"  {name}: {(took - before) * 1e6 / n:.2f} us a state")
+        before = took
+    gen, live, ends, cut = got
+    print(f"  a state: {gen / n:.1f} children generated, {live / n:.1f} left by their rating, {ends / n:.1f} of them "
+          f"game ends, {cut / n:.1f} cut by the full bound when entered; {took * 1e6 / n:.2f} us in all")
+
+
+FAR = ("fox", "lynx", "tiger")  # the effects under which an eat reaches distance 2
+
+
+def side_by_side_eaters(pos, cards, tops):
+    """Reach sets at radius 1 once no eat can reach farther: no far effect pending, and no top
+    whose eat would set one that still has anything to eat (a top card only ever leaves the
+    board by being eaten, so such a card never eats again).  Every later eat, the Shark's
+    included, is then between orthogonal neighbours."""
+    if pos.pending in FAR or any(c.ability == "pending" and c.effect in FAR and c.value in tops
+                                 and B._prey(c.value, tops, pos.shark) for c in cards):
+        return None
+    cell = {s.card: s.cell for s in pos.stacks}
+    eaters = B._plain_eaters(tops)
+    if not any(eaters[t] and not any(rules.distance(cell[t], cell[e]) <= 1 for e in eaters[t]) for t in tops):
+        return None
+    S, N, F = B.reach_sets(pos, cards, pos.shark, radius=1)
+    for m in (B.mover_cards(cards) - B.self_movers(cards)) & tops:
+        if any(B.meets(m, q, S, N, F) for q in B._prey(m, tops, pos.shark)):
+            return None
+    return [{t: {e for e in tops if 1 <= e - t <= 3 and B.meets(e, t, S, N, F)} for t in tops}]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deal", default="1 7 3 11 6 12 15 5 8 0 13 4 14 10 2 9")
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--turn", type=int, default=4)
     ap.add_argument("--sample", type=int, default=1500)
+    ap.add_argument("--cost", action="store_true", help="what a state of the region costs, piece by piece")
     a = ap.parse_args()
     cards = standard_cards()
     start = Deal.parse("standard", a.deal).position(2, False, False)
@@ -169,6 +259,9 @@ def main():
     lost = lost_options(eng, cards, key_of(start), a.seed, a.turn)
     base = region(eng, lost)
     print(f"turn {a.turn}, seed {a.seed}: {len(lost)} next positions lost, region of {len(base):,} positions")
+    if a.cost:
+        cost(eng, base)
+        return
     sample = random.Random(1).sample(base, min(a.sample, len(base)))
     wk = np.empty(K.WORK, np.int64)
     movers = sorted(B.mover_cards(cards))
@@ -179,7 +272,8 @@ def main():
             cm[2] &= ~(1 << c)
         up = sum(1 for k in sample if K.lower_bound(np.uint64(k[0]), np.uint64(k[1]), np.int64(k[2]), cm, eng.cellrc, wk) >= 2)
         print(f"  if {name} never acted (unsound): the bound rises on {up} of {len(sample)} sampled")
-    for name, eaters in [("Wolf within a radius", wolf_eaters), ("swaps as stacks that go anywhere", swap_eaters)]:
+    for name, eaters in [("Wolf within a radius", wolf_eaters), ("swaps as stacks that go anywhere", swap_eaters),
+                         ("side by side once no eat reaches farther", side_by_side_eaters)]:
         def lifted(k, eaters=eaters):
             return _bound_with(position_of(start.board, k), cards, eaters)
         up = sum(1 for k in sample if lifted(k) >= 2)

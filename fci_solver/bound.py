@@ -33,7 +33,7 @@ def self_movers(cards: CardTable) -> set[int]:
     return {c.value for c in cards if c.ability == "move" and c.who == "self"}
 
 
-def reach_sets(pos: Position, cards: CardTable, shark: bool, anywhere=()):
+def reach_sets(pos: Position, cards: CardTable, shark: bool, anywhere=(), radius: int = 2):
     """While no ability moves another card's stack (and there is no Whale), where each stack may
     yet stand.  Returns (S, N, F).
 
@@ -44,12 +44,13 @@ def reach_sets(pos: Position, cards: CardTable, shark: bool, anywhere=()):
     ability moves its own stack (Bat, Wolf) and that may ever eat is taken to go anywhere, and so
     is whatever may eat a stack that goes anywhere: the cards ``F``, which may meet any card.  The
     sets grow together until nothing changes (the least fixpoint: any order of growth gives the
-    same sets).  ``anywhere`` adds cards to ``F`` from the start (an analysis of a mover uses it).
+    same sets).  ``anywhere`` adds cards to ``F`` from the start (an analysis of a mover uses it);
+    ``radius`` is the farthest an eat may reach (2; an analysis of when it is 1 uses it).
     """
     cell = {s.card: s.cell for s in pos.stacks}
     tops = set(cell)
     own = self_movers(cards)
-    near = {a: {b for b in tops if rules.distance(cell[a], cell[b]) <= 2} for a in tops}
+    near = {a: {b for b in tops if rules.distance(cell[a], cell[b]) <= radius} for a in tops}
     S = {c: {c} for c in tops}
     N = {c: set(near[c]) for c in tops}
     F: set[int] = set(anywhere)
