@@ -90,6 +90,25 @@ def test_same_lower_bound(pos):
     assert Engine(pos.board, CARDS).lower_bound(key_of(pos)) == lower_bound(pos, CARDS)
 
 
+@settings(max_examples=100, deadline=None)
+@given(positions(), st.integers(0, 2))
+def test_a_remembered_bound_is_the_bound_of_the_same_key(pos, size):
+    # the search remembers full bounds in a small cache (the last key of each slot): whatever
+    # keys share a slot, and however often one comes back, it gives each key its own bound
+    import numpy as np
+
+    from fci_solver.bitboard import kernels as K
+
+    eng = Engine(pos.board, CARDS)
+    bc = np.zeros(3 * (1 << size), np.int64)  # 1, 2 or 4 slots: keys collide
+    wk = np.empty(K.WORK, np.int64)
+    keys = [key_of(pos)] + eng.children(key_of(pos))[:7]  # children: the Whale's half-steps too
+    for k in keys + keys[::-1] + keys:
+        args = (np.uint64(k[0]), np.uint64(k[1]), np.int64(k[2]), eng.cmask, eng.cellrc, wk)
+        assert K.cached_bound(*args, bc) == K.lower_bound(*args)
+        assert K.cached_bound(*args, bc) == K.lower_bound(*args)  # now from the cache
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(max_cards=5, max_side=2), st.booleans())
 def test_same_minimum_result_and_lines_replay(pos, near_first):

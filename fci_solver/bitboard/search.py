@@ -185,7 +185,7 @@ class Engine:
         self._buf = None
         self._twin = None
         self._wk = np.empty(K.WORK, np.int64)
-        self.work = np.empty(K.search_work_size(self.bydist.shape[0]), np.int64)
+        self.work = np.zeros(K.search_work_size(self.bydist.shape[0]), np.int64)  # its bound cache starts empty
 
     def twin(self) -> "Engine":
         """An engine for the same board and cards with its own buffers (a second search at
@@ -199,7 +199,7 @@ class Engine:
         t = copy.copy(self)
         t._buf, t._twin = None, None
         t._wk = np.empty(K.WORK, np.int64)
-        t.work = np.empty_like(self.work)
+        t.work = np.zeros_like(self.work)
         return t
 
     def buffers(self, cap: int = CHILD_CAP):

@@ -125,6 +125,7 @@ from .dfs import (  # noqa: F401, E402
     start_walk,
     _sort_children,
     _live_first,
+    cached_bound,
     entry_value,
     search,
     _deliver,

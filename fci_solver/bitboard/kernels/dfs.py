@@ -9,7 +9,7 @@ from numba import njit
 from .bound import WORK, _spread, discard_bound, lower_bound
 from .keys import HOT, INF, NCARDS, PHASE_BIT, stack_count
 from .movegen import gen_children_below, no_turn
-from .table import tt_lookup, tt_prefetch, tt_store
+from .table import _hash, tt_lookup, tt_prefetch, tt_store
 
 
 ETC_DEPTH = 4
@@ -24,8 +24,39 @@ NEAR_MAX = 256
 NEAR_DEPTH = 2
 
 
+# A search's cache of full bounds, direct-mapped, 3 words an entry (384 KB: it stays in the
+# core's caches).  A position is entered from several parents, and the full bound of one the bound
+# cuts is not kept in the table: in a region of settling searches 44% of the full bounds were of
+# positions met before, most not long before.  A bound costs about 0.3 us; 2^14 entries did best
+# on 1,000 standard deals (2^12 and 2^16 gained less: benchmarks/RESULTS.md).
+BOUND_CACHE = 1 << 14
+
+
 def search_work_size(ncells):
-    return 2 * NCARDS + WORK + ncells + 3
+    """The search's scratch: positions, stacks, the bound's work, the board, what the generator
+    left out, then the bound cache (which must start zeroed: a zero entry is empty)."""
+    return 2 * NCARDS + WORK + ncells + 3 + 3 * BOUND_CACHE
+
+
+@njit(**HOT)
+def cached_bound(k0, k1, meta, cmask, cellrc, wk, bc):
+    """:func:`lower_bound`, remembered in ``bc`` (3 words an entry, the last key to hash to a
+    slot; empty: no cache).  The bound depends on the key alone for one board and card table,
+    and a cache belongs to one engine."""
+    n = bc.shape[0] // 3
+    if n == 0:
+        return lower_bound(k0, k1, meta, cmask, cellrc, wk)
+    i = np.int64(_hash(k0, k1, meta) & np.uint64(n - 1)) * 3
+    a = np.int64(k0)
+    b = np.int64(k1)
+    tag = bc[i + 2]
+    if (tag >> 8) == meta + 1 and bc[i] == a and bc[i + 1] == b:
+        return tag & 255
+    lb = lower_bound(k0, k1, meta, cmask, cellrc, wk)
+    bc[i] = a
+    bc[i + 1] = b
+    bc[i + 2] = ((meta + 1) << 8) | lb
+    return lb
 
 
 @njit(**HOT)
@@ -143,7 +174,7 @@ def _stored(tt, k0, k1, meta, beta):
 
 
 @njit(**HOT)
-def entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos):
+def entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos, bc):
     """What a node is known to be worth before it is expanded: (its value, or a bound >= beta,
     or -1 if unknown; its lower bound; whether it is a game end).
 
@@ -160,7 +191,7 @@ def entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos):
         v = _stored(tt, k0, k1, meta, beta)
         if v >= 0:
             return v, v, False
-    lb = lower_bound(k0, k1, meta, cmask, cellrc, wk)
+    lb = cached_bound(k0, k1, meta, cmask, cellrc, wk, bc)
     if lb >= beta:
         return lb, lb, False
     if not table_first:
@@ -195,8 +226,10 @@ def search(
     wpos = work[0:NCARDS]
     wstk = work[NCARDS:2 * NCARDS]
     wk = work[2 * NCARDS:2 * NCARDS + WORK]
-    wboard = work[2 * NCARDS + WORK:work.shape[0] - 3]
-    wskip = work[work.shape[0] - 3:]  # what the generator left out (least bound, number), and its scratch
+    at = 2 * NCARDS + WORK + bydist.shape[0]
+    wboard = work[2 * NCARDS + WORK:at]
+    wskip = work[at:at + 3]  # what the generator left out (least bound, number), and its scratch
+    bc = work[at + 3:]
     while True:
         # frame layout: 0 k0, 1 k1, 2 meta, 3 beta, 4 lb, 5 start, 6 end, 7 next, 8 best, 9 bestchild, 10 floor, 11 new,
         # 12 children (those the generator left out included)
@@ -206,7 +239,7 @@ def search(
             k1 = np.uint64(fr[d, 1])
             meta = fr[d, 2]
             beta = fr[d, 3]
-            ret, lb, over = entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos)
+            ret, lb, over = entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos, bc)
             if ret < 0:
                 if lb < ctl[10]:
                     lb = ctl[10]

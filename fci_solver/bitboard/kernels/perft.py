@@ -114,7 +114,7 @@ def level_children(lk0, lk1, lmeta, start, n, ab, prey, mid, bydist, dstart, max
     cap = ck0.shape[0]
     pos = work[0:NCARDS]
     stk = work[NCARDS:2 * NCARDS]
-    board = work[2 * NCARDS + WORK:]
+    board = work[2 * NCARDS + WORK:2 * NCARDS + WORK + bydist.shape[0]]
     nogrp = work[0:0]
     base = got[0]
     i = start

@@ -25,7 +25,7 @@ def known_values(ck0, ck1, cmeta, n, beta, tt, cmask, cellrc, reach, wk, out):
     for j in range(n):
         k0 = ck0[j]
         k1 = ck1[j]
-        ret, _, over = entry_value(k0, k1, cmeta[j], beta, tt, cmask, cellrc, reach, wk, wk[:NCARDS])
+        ret, _, over = entry_value(k0, k1, cmeta[j], beta, tt, cmask, cellrc, reach, wk, wk[:NCARDS], wk[:0])
         out[j] = stack_count(k0, k1) if over else ret
 
 

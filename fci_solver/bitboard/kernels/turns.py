@@ -26,7 +26,7 @@ def list_turns(pk0, pk1, pmeta, start, n, limit, ab, prey, mid, bydist, dstart, 
     cap = ck0.shape[0]
     pos = work[0:NCARDS]
     stk = work[NCARDS:2 * NCARDS]
-    board = work[2 * NCARDS + WORK:]
+    board = work[2 * NCARDS + WORK:2 * NCARDS + WORK + bydist.shape[0]]
     nogrp = work[0:0]
     base = 0
     i = start
