@@ -431,7 +431,7 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, jobs, time_
 
 def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1, time_limit=None):
     """fci graph --optimal: build, analyse, print and write the graph of perfect play."""
-    from . import graph as g, optimal as o
+    from . import optimal as o
 
     progress = Progress("graph --optimal", enabled=not (quiet or as_json))
     try:
@@ -441,8 +441,8 @@ def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1,
         progress.close()
         click.echo(f"fci: {e}", err=True)
         report = o.partial_report(e)
-        # hours of settling are not thrown away: the positions expanded so far, with their
-        # keeping edges, are written as a whole graph's would be
+        # hours of settling are not thrown away: every position found so far, expanded or not,
+        # is written with the keeping turns between them, as a whole graph's would be
         if out and e.partial.number_of_nodes():
             _write_optimal(o.found_graph(e, setup.start.board), setup, out, labels, report)
         _partial_graph_report(setup, report, as_json)
