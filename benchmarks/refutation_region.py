@@ -28,12 +28,10 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
+import time
 from collections import Counter
 
 import numpy as np
-
-import time
-
 from numba import njit
 
 from fci_solver import bound as B, rules
@@ -234,15 +232,8 @@ def side_by_side_eaters(pos, cards, tops):
     if pos.pending in FAR or any(c.ability == "pending" and c.effect in FAR and c.value in tops
                                  and B._prey(c.value, tops, pos.shark) for c in cards):
         return None
-    cell = {s.card: s.cell for s in pos.stacks}
-    eaters = B._plain_eaters(tops)
-    if not any(eaters[t] and not any(rules.distance(cell[t], cell[e]) <= 1 for e in eaters[t]) for t in tops):
-        return None
-    S, N, F = B.reach_sets(pos, cards, pos.shark, radius=1)
-    for m in (B.mover_cards(cards) - B.self_movers(cards)) & tops:
-        if any(B.meets(m, q, S, N, F) for q in B._prey(m, tops, pos.shark)):
-            return None
-    return [{t: {e for e in tops if 1 <= e - t <= 3 and B.meets(e, t, S, N, F)} for t in tops}]
+    eaters = B.still_eaters(pos, cards, pos.shark, radius=1)
+    return None if eaters is None else [eaters]
 
 
 def main():

@@ -77,25 +77,26 @@ def meets(a: int, b: int, S, N, F) -> bool:
     return a in F or b in F or bool(N[a] & S[b])
 
 
-def _far_prey(pos: Position) -> bool:
-    """Whether some top has cards above it that could eat it by value but none within distance 2."""
+def _far_prey(pos: Position, radius: int = 2) -> bool:
+    """Whether some top has cards above it that could eat it by value but none within ``radius``."""
     cell = {s.card: s.cell for s in pos.stacks}
     eaters = _plain_eaters(set(cell))
-    return any(eaters[t] and not any(rules.distance(cell[t], cell[e]) <= 2 for e in eaters[t]) for t in cell)
+    return any(eaters[t] and not any(rules.distance(cell[t], cell[e]) <= radius for e in eaters[t]) for t in cell)
 
 
-def still_eaters(pos: Position, cards: CardTable, shark: bool) -> dict[int, set[int]] | None:
+def still_eaters(pos: Position, cards: CardTable, shark: bool, radius: int = 2) -> dict[int, set[int]] | None:
     """When no ability can ever move another card's stack: for each top, the tops that may ever
     eat it normally; None when some card whose ability moves or swaps any stack may still eat (so
     may act).
 
     Also None when every top that something could eat by value has such an eater within
     distance 2 already: the reach sets then seldom change the bound, and they cost more than the
-    rest of it (the engines compute them only when this test passes).
+    rest of it (the engines compute them only when this test passes).  ``radius``: the farthest
+    an eat may reach, as in :func:`reach_sets`.
     """
-    if not _far_prey(pos):
+    if not _far_prey(pos, radius):
         return None
-    S, N, F = reach_sets(pos, cards, shark)
+    S, N, F = reach_sets(pos, cards, shark, radius=radius)
     tops = set(S)
     for m in (mover_cards(cards) - self_movers(cards)) & tops:
         if any(meets(m, q, S, N, F) for q in _prey(m, tops, shark)):
