@@ -151,7 +151,8 @@ class Stack:
         return self.height > 1
 
 
-_STACK_ORDER = attrgetter("cell", "card", "height")
+# a position has one stack per cell, so its cell alone sorts stacks as Stack's fields would
+_STACK_ORDER = attrgetter("cell")
 
 
 @dataclass(frozen=True)
@@ -166,8 +167,8 @@ class Position:
     _by_cell: dict = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self):
-        # the order of Stack's fields, compared as plain tuples: a dataclass's own comparisons
-        # are Python calls, most of the cost of making a position (the perfect-play graph makes one per node)
+        # sorted by a plain key, not by Stack's own comparisons: those are Python calls, most of
+        # the cost of making a position (the perfect-play graph makes one per node)
         object.__setattr__(self, "stacks", tuple(sorted(self.stacks, key=_STACK_ORDER)))
         object.__setattr__(self, "_by_cell", {s.cell: s for s in self.stacks})
 
