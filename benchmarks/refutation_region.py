@@ -36,7 +36,8 @@ from numba import njit
 
 from fci_solver import bound as B, rules
 from fci_solver.bitboard import kernels as K
-from fci_solver.bitboard.search import BitboardSolver, Engine, key_of, position_of
+from fci_solver.bitboard.codec import key_of, position_of
+from fci_solver.bitboard.search import BitboardSolver, Engine
 from fci_solver.cards import standard_cards
 from fci_solver.position import Deal
 

@@ -50,7 +50,8 @@ def node_id(key) -> str:
 
 def _labels(pos: Position, cards: CardTable, eng, key) -> dict:
     """child key -> one turn reaching it (reference engine, so every label is a checked turn)."""
-    from .bitboard.search import _whale_between, key_of, position_of
+    from .bitboard.codec import key_of, position_of
+    from .bitboard.line import whale_between
     from .bitboard import kernels as K
 
     out = {}
@@ -58,7 +59,7 @@ def _labels(pos: Position, cards: CardTable, eng, key) -> dict:
         out.setdefault(key_of(nxt), turn)
     for half in eng.children(key):
         if half[2] & K.PHASE_BIT:
-            whale = _whale_between(pos, position_of(pos.board, half))
+            whale = whale_between(pos, position_of(pos.board, half))
             ts = rules.advance(rules.TurnState.begin(pos), whale, cards)
             for turn, nxt in rules.turns_from(ts, cards, whale_before=False):
                 out.setdefault(key_of(nxt), (whale,) + turn)
@@ -195,7 +196,8 @@ def tops_label(tops, shark: bool, whale: bool, pending: str | None) -> str:
 
 def label_edges(G: nx.DiGraph, board, cards: CardTable, eng=None, progress=None) -> None:
     """Give every edge ``turn``: one legal turn that makes it, in the JSON notation."""
-    from .bitboard.search import Engine, position_of
+    from .bitboard.codec import position_of
+    from .bitboard.search import Engine
 
     eng = eng or Engine(board, cards)
     for i, n in enumerate(G):

@@ -275,12 +275,19 @@ def is_over(pos: Position, cards: CardTable | None = None) -> bool:
 
 # -- checking a user's turn -------------------------------------------------
 
+def is_legal(ts: TurnState, action: Action, cards: CardTable) -> bool:
+    """Whether ``action`` may happen now: one of :func:`legal_actions` (an ability's ways are
+    made only up to the one that matches)."""
+    if ts.phase == "ability":
+        return action in _ability_actions(ts, cards)
+    return ts.phase != "done" and action in legal_actions(ts, cards)
+
+
 def check_action(ts: TurnState, action: Action, cards: CardTable) -> None:
     """Raise :class:`FciError` with the reason when ``action`` is not legal now."""
     if ts.phase == "done":
         raise FciError("the turn is over after the Whale that follows the ability")
-    legal = legal_actions(ts, cards)
-    if action in legal:
+    if is_legal(ts, action, cards):
         return
     pos = ts.pos
     if ts.phase in ("start", "eat"):

@@ -764,7 +764,8 @@ def test_the_line_a_search_proved_is_read_back_from_the_table():
     # the search stores the line that reaches its value; the Python side finds it there (a
     # kernel and a lookup compiled from different table code would not), so the principal line
     # needs no search.
-    from fci_solver.bitboard.search import BitboardSolver, Engine, key_of, position_of
+    from fci_solver.bitboard.codec import position_of
+    from fci_solver.bitboard.search import BitboardSolver, Engine, key_of
     from fci_solver.position import Deal
 
     pos = Deal.random("standard", 417).position(2, False, False)

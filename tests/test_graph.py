@@ -407,7 +407,7 @@ def test_every_exported_node_has_a_position_and_a_label(tmp_path, ext):
 def test_any_key_is_described_as_its_position_is_written(tops, rnd, meta):
     # the node's text is joined from pieces made once per board: it must still be the text
     # position_text and node_label write, for any tops, cells, sea animals and effect
-    from fci_solver.bitboard.search import position_of
+    from fci_solver.bitboard.codec import position_of
     from fci_solver.position import position_text
 
     b = board("1 2\n3 4", margin=2).board
@@ -431,7 +431,7 @@ def test_any_key_is_described_as_its_position_is_written(tops, rnd, meta):
 ])
 def test_a_node_is_described_as_its_position_is_written(pos):
     # node_attributes reads the key's bytes; the text must be the position's own
-    from fci_solver.bitboard.search import position_of
+    from fci_solver.bitboard.codec import position_of
     from fci_solver.position import position_text
 
     key = key_of(pos)

@@ -1,10 +1,8 @@
-"""The Python side of the fast engine: tables, keys, the resumable search driver, lines.
+"""The Python side of the fast engine: its tables and buffers, and the resumable search driver.
 
-The kernels in :mod:`.kernels` work on packed keys; this module converts
-between keys and :class:`~fci_solver.position.Position` values, builds the
-geometry and card tables as arrays, and turns a solved key path back into a
-line of reference-engine turns (so every printed line is checked by the
-reference rules as it is built).
+The kernels in :mod:`.kernels` work on packed keys (:mod:`.codec`); this module builds the
+geometry and card tables as arrays, runs the searches a chunk of states at a time, and hands a
+solved key path to :mod:`.line`, which turns it into reference-engine turns.
 """
 
 from __future__ import annotations
@@ -20,11 +18,13 @@ import numpy as np
 
 from ..cards import EFFECTS, CardTable
 from ..errors import FciError
-from ..position import Board, Position, Stack
+from ..position import Board, Position
 from ..bound import discard_sources, mover_cards, self_movers
 from ..result import SolveResult
 from .. import interrupt, rules
 from . import kernels as K, memory
+from .codec import key_of
+from .line import keys_to_line
 from .probe import Beam
 
 MAX_CELLS = 127
@@ -137,43 +137,6 @@ def card_arrays(cards: CardTable):
     return ab, cmask
 
 
-# -- keys --------------------------------------------------------------------------
-
-def key_of(pos: Position, after_whale: bool = False) -> tuple[int, int, int]:
-    b = pos.board
-    k = [0, 0]
-    for s in pos.stacks:
-        code = 1 + 2 * b.index(s.cell) + (1 if s.stacked else 0)
-        k[s.card // 8] |= code << (8 * (s.card % 8))
-    pend = EFFECTS.index(pos.pending) + 1 if pos.pending else 0
-    meta = int(pos.shark) | (int(pos.whale) << 1) | (pend << 2) | (K.PHASE_BIT if after_whale else 0)
-    return k[0], k[1], meta
-
-
-def key_tops(key) -> list[tuple[int, int, int]]:
-    """A key's stacks as (cell index, card, stacked), in card order."""
-    k0, k1 = int(key[0]), int(key[1])
-    tops = []
-    for card in range(16):
-        code = ((k0 if card < 8 else k1) >> (8 * (card % 8))) & 255
-        if code:
-            tops.append(((code - 1) >> 1, card, (code - 1) & 1))
-    return tops
-
-
-def key_pending(key) -> str | None:
-    """A key's pending effect."""
-    pend = (int(key[2]) >> 2) & 7
-    return EFFECTS[pend - 1] if pend else None
-
-
-def position_of(board: Board, key) -> Position:
-    """A key back to a position (heights are 1 or 2: only stacked-or-not is in a key)."""
-    meta = int(key[2])
-    stacks = tuple(Stack(board.cell(i), card, 2 if stacked else 1) for i, card, stacked in key_tops(key))
-    return Position(board, stacks, bool(meta & 1), bool(meta & 2), key_pending(key))
-
-
 class Engine:
     """The kernels bound to one board and card table."""
 
@@ -212,13 +175,24 @@ class Engine:
 
     def children(self, key) -> list[tuple[int, int, int]]:
         """Children keys of a node (after-Whale half-steps included, marked by the phase bit)."""
+        end = self.generate(key)
+        ck0, ck1, cmeta = self.buffers()[:3]
+        return list(zip(ck0[:end].tolist(), ck1[:end].tolist(), cmeta[:end].tolist()))
+
+    def generate(self, key) -> int:
+        """How many children :meth:`children` lists, written into :meth:`buffers` only."""
         ck0, ck1, cmeta = self.buffers()[:3]
         cap = ck0.shape[0]
         end = K.gen_children(np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), self.ab, self.prey, self.mid,
                              self.bydist, self.dstart, self.maxd, ck0, ck1, cmeta, 0, cap)
         if end > cap:
             raise FciError("too many children for the child buffer")
-        return list(zip(ck0[:end].tolist(), ck1[:end].tolist(), cmeta[:end].tolist()))
+        return end
+
+    def child(self, j: int) -> tuple[int, int, int]:
+        """The ``j``-th child written by the last :meth:`generate`."""
+        ck0, ck1, cmeta = self.buffers()[:3]
+        return int(ck0[j]), int(ck1[j]), int(cmeta[j])
 
     def turn_counts(self, key) -> Counter:
         """Full-turn successor key -> how many of the listed turns reach it (after-Whale half-steps expanded)."""
@@ -1068,14 +1042,16 @@ class BitboardSolver:
         """
         keys = []
         while True:
-            kids = eng.children(key)
-            if not kids:
+            n = eng.generate(key)
+            if n == 0:
                 return keys
-            known = self._known_child(eng, kids, value)
+            known = self._known_child(eng, n, value)
             if known >= 0 and not canonical:
-                keys.append(kids[known])
-                key = kids[known]
+                # the usual step: one child made a Python value, not the hundreds a node may have
+                key = eng.child(known)
+                keys.append(key)
                 continue
+            kids = eng.children(key)
             nxt = None
             for j, ch in enumerate(kids):
                 if j == known:
@@ -1099,13 +1075,13 @@ class BitboardSolver:
             keys.append(nxt)
             key = nxt
 
-    def _known_child(self, eng: Engine, kids: list, value: int) -> int:
-        """The index of the first of ``kids`` (just generated into ``eng``'s buffers) stored with
-        exactly ``value``, or -1."""
+    def _known_child(self, eng: Engine, n: int, value: int) -> int:
+        """The index of the first of the ``n`` children just generated into ``eng``'s buffers
+        stored with exactly ``value``, or -1."""
         if self.table is None:
             return -1
         ck0, ck1, cmeta = eng.buffers()[:3]
-        return int(K.tt_first_exact(self.table, ck0, ck1, cmeta, len(kids), value))
+        return int(K.tt_first_exact(self.table, ck0, ck1, cmeta, n, value))
 
 
 def _stop_all(workers: list) -> None:
@@ -1113,77 +1089,6 @@ def _stop_all(workers: list) -> None:
     for _, s in workers:
         if s.cancel is not None:
             s.cancel.set()
-
-
-def keys_to_line(start: Position, keys, cards: CardTable):
-    """Turn a path of keys (after-Whale half-steps included) into reference-engine turns."""
-    line, positions = [], []
-    pos = start
-    i = 0
-    while i < len(keys):
-        ts = rules.TurnState.begin(pos)
-        prefix = ()
-        if keys[i][2] & K.PHASE_BIT:
-            whale = _whale_between(pos, position_of(pos.board, keys[i]))
-            ts = rules.advance(ts, whale, cards)
-            prefix = (whale,)
-            i += 1
-            if i >= len(keys):
-                break
-        target = keys[i]
-        for turn, nxt in _turns_toward(ts, target, cards):
-            if key_of(nxt) == target:
-                line.append(prefix + turn)
-                positions.append(nxt)
-                pos = nxt
-                break
-        else:
-            raise RuntimeError("the reference engine has no turn to a state the bitboard engine reached")
-        i += 1
-    return line, positions
-
-
-def _turns_toward(ts, target, cards: CardTable):
-    """The turns of :func:`rules.turns_from` (no Whale first) that fit ``target``: the prey and
-    a discarded stack's top are no tops there, and a moved or swapped stack is where ``target``
-    has it (or gone, discarded later).  Replaying only those keeps line reconstruction cheap
-    beside the search."""
-    from ..actions import Discard, Eat, Move, SharkEat, Swap
-
-    board = ts.pos.board
-    code = {c: (target[c // 8] >> (8 * (c % 8))) & 255 for c in range(16)}
-    gone = {c for c in range(16) if not code[c]}
-
-    def fits(card, cell):
-        return not code[card] or (code[card] - 1) >> 1 == board.index(cell)
-
-    stack = [(ts, ())]
-    while stack:
-        ts, done = stack.pop()
-        if ts.phase in ("end", "done"):
-            yield done, rules.finish(ts, cards)
-            continue
-        for action in reversed(rules.legal_actions(ts, cards, whale_after=False, whale_before=False)):
-            if isinstance(action, (Eat, SharkEat)) and ts.pos.at(action.to).card not in gone:
-                continue
-            if isinstance(action, Discard) and ts.pos.at(action.at).card not in gone:
-                continue
-            if isinstance(action, Move) and not fits(ts.pos.at(action.frm).card, action.to):
-                continue
-            if isinstance(action, Swap) and not (fits(ts.pos.at(action.a).card, action.b)
-                                                 and fits(ts.pos.at(action.b).card, action.a)):
-                continue
-            stack.append((rules.advance(ts, action, cards), done + (action,)))
-
-
-def _whale_between(a: Position, b: Position):
-    from ..actions import Whale
-
-    before = {s.card: s.cell for s in a.stacks}
-    for s in b.stacks:
-        if before[s.card] != s.cell:
-            return Whale(before[s.card], s.cell)
-    raise RuntimeError("no Whale move between the two keys")
 
 
 class DagWalk:
