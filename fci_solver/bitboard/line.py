@@ -8,8 +8,9 @@ end it, at the next key.
 Most steps are read from the difference between the two keys: the tops that are gone (the prey,
 a discard), the stacks that moved, the Shark and the pending effect.  Only the eat comes from the
 reference engine's list; each later action is looked for in its list of legal ways, which stops
-at the match.  Listing every turn that fits instead cost 160 us a step, 2.4 ms a solve of the
-1,000 standard deals (8% of the mean solve); reading costs 70 us a step (benchmarks/line_bench.py).
+at the match.  Listing every turn that fits instead cost 2.1 ms a solve of the standard deals
+(7% of the mean solve, with both sea animals); reading them costs 1.4 ms
+(``python benchmarks/line_bench.py --sea both``).
 Where the difference does not tell the turn (a stack moved, then discarded in the same turn),
 every turn that fits is listed, as before.
 """
