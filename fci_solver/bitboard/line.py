@@ -9,7 +9,7 @@ Most steps are read from the difference between the two keys: the tops that are 
 a discard), the stacks that moved, the Shark and the pending effect.  Only the eat comes from the
 reference engine's list; each later action is looked for in its list of legal ways, which stops
 at the match.  Listing every turn that fits instead cost 2.1 ms a solve of the standard deals
-(7% of the mean solve, with both sea animals); reading them costs 1.4 ms
+(7% of the mean solve, with both sea animals); reading them costs 1.3 ms
 (``python benchmarks/line_bench.py --sea both``).
 Where the difference does not tell the turn (a stack moved, then discarded in the same turn),
 every turn that fits is listed, as before.
@@ -68,13 +68,15 @@ def _read_turn(ts: rules.TurnState, target, cards: CardTable):
     tops = {card: (board.cell(i), stacked) for i, card, stacked in key_tops(target)}
     pending = key_pending(target)
     shark = pos.shark and not target[2] & 1  # the Shark ate in this turn
-    for eat in rules.legal_actions(ts, cards, whale_after=False, whale_before=False):
+    # the eats legal_actions lists: with the Shark still there, its eats are most of them
+    eats = rules.shark_eats(pos) if shark else rules.normal_eats(pos, ts.effect)
+    for eat in eats:
         p, q = pos.at(eat.frm).card, pos.at(eat.to).card
         # the prey is gone; the predator stays on top of a stack (of two cards or more), and its
         # effect is the one pending after the turn
         if q in tops or not tops.get(p, (None, False))[1]:
             continue
-        if isinstance(eat, SharkEat) != shark or cards.effect_of(p) != pending:
+        if cards.effect_of(p) != pending:
             continue
         after = rules.advance(ts, eat, cards)
         for rest in _rest(after, tops, cards):
