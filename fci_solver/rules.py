@@ -21,7 +21,7 @@ disagree about the rules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator
 
@@ -67,6 +67,15 @@ class TurnState:
     @classmethod
     def begin(cls, pos: Position) -> "TurnState":
         return cls(pos, "start", pos.pending)
+
+
+def replace(ts: TurnState, **changes) -> TurnState:
+    """``dataclasses.replace`` for a turn state, five times cheaper: the fields are copied as they
+    are rather than passed through ``__init__`` again (a turn state checks nothing when it is
+    made).  A turn makes several, and the tests and the lines that solves print make millions."""
+    new = object.__new__(TurnState)
+    new.__dict__.update(ts.__dict__, **changes)
+    return new
 
 
 # -- eats ------------------------------------------------------------------
