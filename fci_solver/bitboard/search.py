@@ -175,9 +175,7 @@ class Engine:
 
     def children(self, key) -> list[tuple[int, int, int]]:
         """Children keys of a node (after-Whale half-steps included, marked by the phase bit)."""
-        end = self.generate(key)
-        ck0, ck1, cmeta = self.buffers()[:3]
-        return list(zip(ck0[:end].tolist(), ck1[:end].tolist(), cmeta[:end].tolist()))
+        return self.written(self.generate(key))
 
     def generate(self, key) -> int:
         """How many children :meth:`children` lists, written into :meth:`buffers` only."""
@@ -188,6 +186,11 @@ class Engine:
         if end > cap:
             raise FciError("too many children for the child buffer")
         return end
+
+    def written(self, n: int) -> list[tuple[int, int, int]]:
+        """The ``n`` children written by the last :meth:`generate`, as Python values."""
+        ck0, ck1, cmeta = self.buffers()[:3]
+        return list(zip(ck0[:n].tolist(), ck1[:n].tolist(), cmeta[:n].tolist()))
 
     def child(self, j: int) -> tuple[int, int, int]:
         """The ``j``-th child written by the last :meth:`generate`."""
@@ -1051,7 +1054,7 @@ class BitboardSolver:
                 key = eng.child(known)
                 keys.append(key)
                 continue
-            kids = eng.children(key)
+            kids = eng.written(n)
             nxt = None
             for j, ch in enumerate(kids):
                 if j == known:
