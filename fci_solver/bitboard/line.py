@@ -117,11 +117,10 @@ def _turns_toward(ts: rules.TurnState, target, cards: CardTable):
     a discarded stack's top are no tops there, and a moved or swapped stack is where ``target``
     has it (or gone, discarded later)."""
     board = ts.pos.board
-    code = {c: (target[c // 8] >> (8 * (c % 8))) & 255 for c in range(16)}
-    gone = {c for c in range(16) if not code[c]}
+    at = {card: i for i, card, _ in key_tops(target)}  # each top's cell index in ``target``
 
     def fits(card, cell):
-        return not code[card] or (code[card] - 1) >> 1 == board.index(cell)
+        return card not in at or at[card] == board.index(cell)
 
     stack = [(ts, ())]
     while stack:
@@ -130,9 +129,9 @@ def _turns_toward(ts: rules.TurnState, target, cards: CardTable):
             yield done, rules.finish(ts, cards)
             continue
         for action in reversed(rules.legal_actions(ts, cards, whale_after=False, whale_before=False)):
-            if isinstance(action, (Eat, SharkEat)) and ts.pos.at(action.to).card not in gone:
+            if isinstance(action, (Eat, SharkEat)) and ts.pos.at(action.to).card in at:
                 continue
-            if isinstance(action, Discard) and ts.pos.at(action.at).card not in gone:
+            if isinstance(action, Discard) and ts.pos.at(action.at).card in at:
                 continue
             if isinstance(action, Move) and not fits(ts.pos.at(action.frm).card, action.to):
                 continue
