@@ -296,14 +296,26 @@ def search(
                                                                                       wstk):
                             v = stack_count(ck0[j], ck1[j]) + GAME_END  # a game end: its exact value
                         elif v < beta:
-                            # a child the bound leaves is looked up below or when it is entered:
-                            # its slot starts loading now (on a table larger than the caches a
-                            # lookup waits as long as the rest of a node's work)
-                            tt_prefetch(tt, ck0[j], ck1[j], cmeta[j])
+                            if cmask[1] != 0:
+                                # the full bound now, not when the child is entered: in a refutation
+                                # every child is entered, and most are then cut by this bound; cut
+                                # here they cost no frame, no table slot loaded ahead, no ETC probe
+                                # (the perfect-play graph's searches 9% faster, solves without sea
+                                # animals 6%).  Where no card moves a stack the bound is dear and
+                                # the table answers first when the child is entered (entry_value):
+                                # plain seed 1 took 25% longer with it here.
+                                fb = cached_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk, bc)
+                                if fb > v:
+                                    v = fb
+                            if v < beta:
+                                # a child the bound leaves is looked up below or when it is entered:
+                                # its slot starts loading now (on a table larger than the caches a
+                                # lookup waits as long as the rest of a node's work)
+                                tt_prefetch(tt, ck0[j], ck1[j], cmeta[j])
                         clb[j] = v
                     for j in range(start, end):
                         v = clb[j]
-                        # a child the quick bound already cuts cannot end the node: not probed
+                        # a child the bound already cuts cannot end the node: not probed
                         w = -1
                         if v >= GAME_END:
                             v -= GAME_END
