@@ -75,7 +75,6 @@ from .keys import (  # noqa: F401, E402
     HOT,
     _code,
     decode,
-    encode,
     stack_count,
     _popcount,
     _DEBRUIJN,

@@ -60,30 +60,6 @@ def decode(k0, k1, pos, stk, board):
             board[pos[i]] = i
 
 
-@njit(**HOT, inline="always")
-def _card_byte(pos, stk, i):
-    """Card ``i``'s byte of the key, without a branch: a card off top has cell -1, so its
-    ``1 + 2 * cell + stacked`` is 0 or -1, and masking it by its own sign makes it 0."""
-    c = 1 + 2 * pos[i] + stk[i]
-    return c & ~(c >> 63)
-
-
-@njit(**HOT, inline="always")
-def encode(pos, stk):
-    """Per-card cell and stacked flag -> key (the inverse of :func:`decode`).
-
-    Every child the generator emits is encoded here: a fixed loop over the bytes of both words,
-    without the two branches per card of a loop over the 16 cards, took 28-33 ns a key against
-    64-65 ns (a million random keys, benchmarks/RESULTS.md).
-    """
-    k0 = 0
-    k1 = 0
-    for i in range(8):
-        k0 |= _card_byte(pos, stk, i) << (8 * i)
-        k1 |= _card_byte(pos, stk, 8 + i) << (8 * i)
-    return np.uint64(k0), np.uint64(k1)
-
-
 @njit(**HOT)
 def stack_count(k0, k1):
     """Stacks on the board: cards whose byte in the key is not 0."""

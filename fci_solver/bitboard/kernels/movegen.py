@@ -17,17 +17,31 @@ from numba import njit
 from .bound import discard_bound
 from .keys import (
     AB_DISCARD, AB_MOVE, AB_SWAP, BEAR, CAIMAN, HOT, INF, LION, LYNX, NCARDS, PHASE_BIT, RACCOON, _code,
-    _lowest, decode, encode,
+    _lowest, decode,
 )
 
 COUNT_LIMIT = 1024  # a skipped eat's children are counted up to this: the search compares counts with 256
 
 
+# A child's key is the parent's with the bytes of the cards the turn changed rewritten (the eat's
+# two, a move's one, a swap's two, a discard's one), carried down the generator's calls as
+# values: encoding all 16 bytes of every child from the arrays cost more.
+
+
 @njit(**HOT, inline="always")
-def _emit(pos, stk, meta, out_k0, out_k1, out_meta, n, cap):
+def _with_byte(k0, k1, i, code):
+    """The key with card ``i``'s byte set to ``code`` (0 off top, else 1 + 2 * cell + stacked)."""
+    if i < 8:
+        sh = np.uint64(8 * i)
+        return (k0 & ~(np.uint64(255) << sh)) | (np.uint64(code) << sh), k1
+    sh = np.uint64(8 * (i - 8))
+    return k0, (k1 & ~(np.uint64(255) << sh)) | (np.uint64(code) << sh)
+
+
+@njit(**HOT, inline="always")
+def _emit(k0, k1, meta, out_k0, out_k1, out_meta, n, cap):
     if n >= cap:
         return n + 1  # overflow is reported by the caller
-    k0, k1 = encode(pos, stk)
     out_k0[n] = k0
     out_k1[n] = k1
     out_meta[n] = meta
@@ -35,26 +49,23 @@ def _emit(pos, stk, meta, out_k0, out_k1, out_meta, n, cap):
 
 
 @njit(**HOT)
-def _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap):
+def _raccoon_stage(pos, stk, board, meta_next, racc, k0, k1, out_k0, out_k1, out_meta, n, cap):
     """Step 4: with the raccoon trigger, discard one unstacked animal (if any), then emit."""
     if racc:
         any_un = False
         for i in range(NCARDS):
             if pos[i] >= 0 and stk[i] == 0:
                 any_un = True
-                c = pos[i]
-                pos[i] = -1
-                board[c] = -1
-                n = _emit(pos, stk, meta_next, out_k0, out_k1, out_meta, n, cap)
-                pos[i] = c
-                board[c] = i
+                d0, d1 = _with_byte(k0, k1, i, 0)
+                n = _emit(d0, d1, meta_next, out_k0, out_k1, out_meta, n, cap)
         if any_un:
             return n
-    return _emit(pos, stk, meta_next, out_k0, out_k1, out_meta, n, cap)
+    return _emit(k0, k1, meta_next, out_k0, out_k1, out_meta, n, cap)
 
 
 @njit(**HOT)
-def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, once):
+def _ability(p, pos, stk, board, meta_next, racc, k0, k1, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
+             once):
     """Step 3: every way to carry out predator ``p``'s ability, then step 4, then emit.
 
     ``once`` (a search's generation): two moves by two stacks that could have been made in the
@@ -84,6 +95,7 @@ def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, 
                 board[c] = -1
                 board[t] = m
                 pos[m] = t
+                m0, m1 = _with_byte(k0, k1, m, 1 + 2 * t + stk[m])
                 if count >= 2:
                     # second move: a different stack, if any can move
                     did2 = False
@@ -101,14 +113,16 @@ def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, 
                             board[c2] = -1
                             board[t2] = m2
                             pos[m2] = t2
-                            n = _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap)
+                            n0, n1 = _with_byte(m0, m1, m2, 1 + 2 * t2 + stk[m2])
+                            n = _raccoon_stage(pos, stk, board, meta_next, racc, n0, n1, out_k0, out_k1, out_meta, n,
+                                               cap)
                             pos[m2] = c2
                             board[t2] = -1
                             board[c2] = m2
                     if not did2:
-                        n = _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap)
+                        n = _raccoon_stage(pos, stk, board, meta_next, racc, m0, m1, out_k0, out_k1, out_meta, n, cap)
                 else:
-                    n = _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap)
+                    n = _raccoon_stage(pos, stk, board, meta_next, racc, m0, m1, out_k0, out_k1, out_meta, n, cap)
                 pos[m] = c
                 board[t] = -1
                 board[c] = m
@@ -122,7 +136,8 @@ def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, 
                 c = pos[i]
                 pos[i] = -1
                 board[c] = -1
-                n = _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap)
+                d0, d1 = _with_byte(k0, k1, i, 0)
+                n = _raccoon_stage(pos, stk, board, meta_next, racc, d0, d1, out_k0, out_k1, out_meta, n, cap)
                 pos[i] = c
                 board[c] = i
         if did:
@@ -142,7 +157,9 @@ def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, 
                 pos[b] = ca
                 board[ca] = b
                 board[cb] = a
-                n = _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap)
+                s0, s1 = _with_byte(k0, k1, a, 1 + 2 * cb + stk[a])
+                s0, s1 = _with_byte(s0, s1, b, 1 + 2 * ca + stk[b])
+                n = _raccoon_stage(pos, stk, board, meta_next, racc, s0, s1, out_k0, out_k1, out_meta, n, cap)
                 pos[a] = ca
                 pos[b] = cb
                 board[ca] = a
@@ -150,7 +167,7 @@ def _ability(p, pos, stk, board, meta_next, racc, ab, out_k0, out_k1, out_meta, 
         if did:
             return n
     # no ability, a pending effect, or no legal way to carry it out: skipped
-    return _raccoon_stage(pos, stk, board, meta_next, racc, out_k0, out_k1, out_meta, n, cap)
+    return _raccoon_stage(pos, stk, board, meta_next, racc, k0, k1, out_k0, out_k1, out_meta, n, cap)
 
 
 @njit(**HOT)
@@ -202,7 +219,7 @@ def _ability_count(p, pos, board, ab, bydist, dstart, maxd, limit, once):
 
 
 @njit(**HOT)
-def _after_eat(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
+def _after_eat(p, pos, stk, board, nxt, racc, k0, k1, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
                beta, cmask, cellrc, wk, skip, once):
     """Step 3 onwards once p has eaten.  A move or a swap changes no top, so all the children of a
     move or swap ability share one bound (the search's, without geometry): when it reaches ``beta``
@@ -211,7 +228,6 @@ def _after_eat(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, c
     if beta < INF:
         skip[2] = -1
         if not racc and (ab[0, p] == AB_MOVE or ab[0, p] == AB_SWAP):
-            k0, k1 = encode(pos, stk)
             b = discard_bound(k0, k1, nxt, cmask, cellrc, wk, beta)
             if b >= beta:
                 if b < skip[0]:
@@ -219,26 +235,31 @@ def _after_eat(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, c
                 skip[1] += _ability_count(p, pos, board, ab, bydist, dstart, maxd, COUNT_LIMIT, once)
                 return n
             skip[2] = b
-    return _ability(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, once)
+    return _ability(p, pos, stk, board, nxt, racc, k0, k1, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
+                    once)
 
 
 @njit(**HOT)
-def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
-              beta, cmask, cellrc, wk, skip, once):
-    """Predator p eats prey q, then its ability and what follows; the arrays are restored afterwards."""
+def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, k0, k1, ab, out_k0, out_k1, out_meta, n, cap, bydist,
+              dstart, maxd, beta, cmask, cellrc, wk, skip, once):
+    """Predator p eats prey q, then its ability and what follows; the arrays are restored
+    afterwards.  (k0, k1): the key before the eat."""
     hp = stk[p]
     pos[q] = -1
     stk[p] = 1
+    k0, k1 = _with_byte(k0, k1, q, 0)
     if caiman:  # the prey moves under the predator, which stays put
         board[cq] = -1
-        n = _after_eat(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
+        k0, k1 = _with_byte(k0, k1, p, 2 + 2 * cp)
+        n = _after_eat(p, pos, stk, board, nxt, racc, k0, k1, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
                        beta, cmask, cellrc, wk, skip, once)
         board[cq] = q
     else:
         board[cp] = -1
         board[cq] = p
         pos[p] = cq
-        n = _after_eat(p, pos, stk, board, nxt, racc, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
+        k0, k1 = _with_byte(k0, k1, p, 2 + 2 * cq)
+        n = _after_eat(p, pos, stk, board, nxt, racc, k0, k1, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
                        beta, cmask, cellrc, wk, skip, once)
         pos[p] = cp
         board[cp] = p
@@ -258,7 +279,7 @@ def _shared_bound(out_lb, n0, n, cap, beta, skip):
 
 
 @njit(**HOT)
-def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, grp,
+def _eats(pos, stk, board, meta, k0, k1, ab, prey, mid, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, grp,
           beta, cmask, cellrc, wk, skip, out_lb, once):
     """Step 2 onwards: every eat (normal and Shark) and what follows it.  When ``grp`` is not
     empty, each child's predator is written to it (the search orders children by it)."""
@@ -287,8 +308,9 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
                 if eff == LYNX and board[mid[eff, cp, j]] < 0:
                     continue
                 nxt = shark | (whale << 1) | (ab[5, p] << 2)
-                n1 = _eat_then(p, q, cp, cq, eff == CAIMAN, nxt, eff == RACCOON and d == 1, pos, stk, board, ab,
-                               out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, beta, cmask, cellrc, wk, skip, once)
+                n1 = _eat_then(p, q, cp, cq, eff == CAIMAN, nxt, eff == RACCOON and d == 1, pos, stk, board, k0, k1,
+                               ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, beta, cmask, cellrc, wk, skip,
+                               once)
                 n = _shared_bound(out_lb, n, n1, cap, beta, skip)
         # Shark eats: orthogonal, any lower card, pending effect ignored
         if shark == 1:
@@ -300,7 +322,7 @@ def _eats(pos, stk, board, meta, ab, prey, mid, out_k0, out_k1, out_meta, n, cap
                 if q < 0 or q >= p:
                     continue
                 nxt = (whale << 1) | (ab[5, p] << 2)
-                n1 = _eat_then(p, q, cp, cq, False, nxt, False, pos, stk, board, ab,
+                n1 = _eat_then(p, q, cp, cq, False, nxt, False, pos, stk, board, k0, k1, ab,
                                out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, beta, cmask, cellrc, wk, skip, once)
                 n = _shared_bound(out_lb, n, n1, cap, beta, skip)
         if grp.shape[0] > 0:
@@ -447,12 +469,14 @@ def gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0
     scratch).  On a ring board, nodes with about 900 children, nearly all such, were most of the
     time of the slowest deal (benchmarks/RESULTS.md)."""
     ncells = bydist.shape[0]
+    k0 = np.uint64(k0)
+    k1 = np.uint64(k1)
     decode(k0, k1, pos, stk, board)
     if beta < INF:
         skip[0] = INF
         skip[1] = 0
     m = np.int64(meta)
-    n = _eats(pos, stk, board, m & 31, ab, prey, mid, out_k0, out_k1, out_meta, start, cap, bydist, dstart, maxd, grp,
+    n = _eats(pos, stk, board, m & 31, k0, k1, ab, prey, mid, out_k0, out_k1, out_meta, start, cap, bydist, dstart, maxd, grp,
               beta, cmask, cellrc, wk, skip, out_lb, once)
     n_eats = n
     if (m & PHASE_BIT) == 0 and ((m >> 1) & 1) == 1:
@@ -462,8 +486,7 @@ def gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0
         cut = False
         b = INF
         if beta < INF:
-            wk0, wk1 = encode(pos, stk)
-            b = discard_bound(wk0, wk1, after, cmask, cellrc, wk, beta)
+            b = discard_bound(k0, k1, after, cmask, cellrc, wk, beta)
             cut = b >= beta
         skipped = skip[1] if cut else 0
         for s in range(NCARDS):
@@ -485,7 +508,8 @@ def gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0
                     if cut:
                         skip[1] += 1
                     else:
-                        n = _emit(pos, stk, after, out_k0, out_k1, out_meta, n, cap)
+                        w0, w1 = _with_byte(k0, k1, s, 1 + 2 * t + stk[s])
+                        n = _emit(w0, w1, after, out_k0, out_k1, out_meta, n, cap)
                 board[t] = -1
             pos[s] = c
             board[c] = s
