@@ -49,8 +49,9 @@ def _emit(k0, k1, meta, out_k0, out_k1, out_meta, n, cap):
 
 
 @njit(**HOT)
-def _raccoon_stage(pos, stk, board, meta_next, racc, k0, k1, out_k0, out_k1, out_meta, n, cap):
-    """Step 4: with the raccoon trigger, discard one unstacked animal (if any), then emit."""
+def _raccoon_stage(pos, stk, meta_next, racc, k0, k1, out_k0, out_k1, out_meta, n, cap):
+    """Step 4: with the raccoon trigger, discard one unstacked animal (if any), then emit.  The
+    arrays (pos, stk) are only read: each child's key is (k0, k1) with its discard's byte cleared."""
     if racc:
         any_un = False
         for i in range(NCARDS):
@@ -114,15 +115,15 @@ def _ability(p, pos, stk, board, meta_next, racc, k0, k1, ab, out_k0, out_k1, ou
                             board[t2] = m2
                             pos[m2] = t2
                             n0, n1 = _with_byte(m0, m1, m2, 1 + 2 * t2 + stk[m2])
-                            n = _raccoon_stage(pos, stk, board, meta_next, racc, n0, n1, out_k0, out_k1, out_meta, n,
+                            n = _raccoon_stage(pos, stk, meta_next, racc, n0, n1, out_k0, out_k1, out_meta, n,
                                                cap)
                             pos[m2] = c2
                             board[t2] = -1
                             board[c2] = m2
                     if not did2:
-                        n = _raccoon_stage(pos, stk, board, meta_next, racc, m0, m1, out_k0, out_k1, out_meta, n, cap)
+                        n = _raccoon_stage(pos, stk, meta_next, racc, m0, m1, out_k0, out_k1, out_meta, n, cap)
                 else:
-                    n = _raccoon_stage(pos, stk, board, meta_next, racc, m0, m1, out_k0, out_k1, out_meta, n, cap)
+                    n = _raccoon_stage(pos, stk, meta_next, racc, m0, m1, out_k0, out_k1, out_meta, n, cap)
                 pos[m] = c
                 board[t] = -1
                 board[c] = m
@@ -137,7 +138,7 @@ def _ability(p, pos, stk, board, meta_next, racc, k0, k1, ab, out_k0, out_k1, ou
                 pos[i] = -1
                 board[c] = -1
                 d0, d1 = _with_byte(k0, k1, i, 0)
-                n = _raccoon_stage(pos, stk, board, meta_next, racc, d0, d1, out_k0, out_k1, out_meta, n, cap)
+                n = _raccoon_stage(pos, stk, meta_next, racc, d0, d1, out_k0, out_k1, out_meta, n, cap)
                 pos[i] = c
                 board[c] = i
         if did:
@@ -159,7 +160,7 @@ def _ability(p, pos, stk, board, meta_next, racc, k0, k1, ab, out_k0, out_k1, ou
                 board[cb] = a
                 s0, s1 = _with_byte(k0, k1, a, 1 + 2 * cb + stk[a])
                 s0, s1 = _with_byte(s0, s1, b, 1 + 2 * ca + stk[b])
-                n = _raccoon_stage(pos, stk, board, meta_next, racc, s0, s1, out_k0, out_k1, out_meta, n, cap)
+                n = _raccoon_stage(pos, stk, meta_next, racc, s0, s1, out_k0, out_k1, out_meta, n, cap)
                 pos[a] = ca
                 pos[b] = cb
                 board[ca] = a
@@ -167,7 +168,7 @@ def _ability(p, pos, stk, board, meta_next, racc, k0, k1, ab, out_k0, out_k1, ou
         if did:
             return n
     # no ability, a pending effect, or no legal way to carry it out: skipped
-    return _raccoon_stage(pos, stk, board, meta_next, racc, k0, k1, out_k0, out_k1, out_meta, n, cap)
+    return _raccoon_stage(pos, stk, meta_next, racc, k0, k1, out_k0, out_k1, out_meta, n, cap)
 
 
 @njit(**HOT)
