@@ -26,8 +26,8 @@ def quick_bound(k0, k1, meta, cmask, cellrc, wk):
     """The bound without geometry (where stacks can still meet) and without the search over discard choices (each discard is
     assumed to remove one stuck unstacked top): cheap enough to run on every generated child.
 
-    The search prunes children with it, then those it leaves with :func:`discard_bound`, and applies
-    the full bound when it enters one.
+    The search prunes children with it, then those it leaves with :func:`discard_bound`, then
+    (where cards move stacks) the full bound on those that are no game end, before it enters any.
     """
     return _bound(k0, k1, meta, cmask, cellrc, wk, 0, 0)
 

@@ -178,10 +178,9 @@ def entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos, bc):
     """What a node is known to be worth before it is expanded: (its value, or a bound >= beta,
     or -1 if unknown; its lower bound; whether it is a game end).
 
-    The bound before the table: most nodes entered and not expanded are cut by it (3.7 per
-    expanded node in a grade's searches), and a probe of a large table is a memory access; but
-    the table first where the bound is dear (below).  A game end is told from the key, before
-    the generator.
+    The bound before the table: a probe of a large table is a memory access, and the bound
+    comes from the bound cache where the parent has just computed it; but the table first where
+    the bound is dear (below).  A game end is told from the key, before the generator.
     """
     # where no card moves a stack (plain rules) the bound's reach analysis runs in full and costs
     # more than the probe (plain seed 1: 10.1-10.6 -> 8.4-9.1 s); with the standard cards the
