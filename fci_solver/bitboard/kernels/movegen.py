@@ -130,6 +130,8 @@ def _ability(p, pos, stk, board, meta_next, racc, k0, k1, ab, out_k0, out_k1, ou
         if did:
             return n
     elif kind == AB_DISCARD:
+        # here and in the swap below the board is kept in step although the raccoon stage reads
+        # only pos: without those writes perft(3) measured 1.47-2.06 s against 1.44-1.55 s
         did = False
         for i in range(NCARDS):
             if pos[i] >= 0 and stk[i] == 0:
