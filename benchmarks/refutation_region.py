@@ -11,11 +11,11 @@ the table).  Then, on a sample of the region:
 * for each card whose ability moves stacks, how many positions the bound would lift if that
   ability never acted.  That is unsound (an upper limit on what any better account of that card
   could gain), so it is only counted;
-* three sound refinements, each as the states left in the region: the Wolf (a self-mover of a
-  bounded step) reaching a radius around the cells it eats on instead of anywhere; a card
+* two sound refinements, each as the states left in the region: the Wolf (a self-mover of a
+  bounded step) reaching a radius around the cells it eats on instead of anywhere; and a card
   that swaps stacks making at most two stacks per eat left to it go anywhere instead of
-  switching the geometry off; and stacks meeting only side by side (radius 1, not 2) once no
-  eat can reach farther.
+  switching the geometry off.  (A third, stacks meeting only side by side once no eat can
+  reach farther, is now part of the bound, in its layers of far eats.)
 
 With ``--cost``, what a state of the region costs instead, piece by piece, over the whole
 region in one compiled loop (as the settling searches meet them, window 2): generating its
@@ -161,11 +161,11 @@ def swap_eaters(pos, cards, tops):
     k = sum(_eats_left(pos, s, tops) for s in swappers)
     choices = []
     for Z in itertools.combinations(sorted(tops), min(2 * k, len(tops))):
-        S, N, F = B.reach_sets(pos, cards, pos.shark, anywhere=Z)
+        reach = B.Reach(pos, cards, pos.shark, anywhere=Z)
         for m in (B.mover_cards(cards) - B.self_movers(cards) - swappers) & tops:
-            if any(B.meets(m, q, S, N, F) for q in B._prey(m, tops, pos.shark)):
+            if any(reach.meets(m, q) for q in B._prey(m, tops, pos.shark)):
                 return None
-        choices.append({t: {e for e in tops if 1 <= e - t <= 3 and B.meets(e, t, S, N, F)} for t in tops})
+        choices.append({t: {e for e in tops if 1 <= e - t <= 3 and reach.meets(e, t)} for t in tops})
     return choices
 
 
@@ -222,21 +222,6 @@ def cost(eng, keys) -> None:
           f"game ends, {cut / n:.1f} cut by the full bound when entered; {took * 1e6 / n:.2f} us in all")
 
 
-FAR = ("fox", "lynx", "tiger")  # the effects under which an eat reaches distance 2
-
-
-def side_by_side_eaters(pos, cards, tops):
-    """Reach sets at radius 1 once no eat can reach farther: no far effect pending, and no top
-    whose eat would set one that still has anything to eat (a top card only ever leaves the
-    board by being eaten, so such a card never eats again).  Every later eat, the Shark's
-    included, is then between orthogonal neighbours."""
-    if pos.pending in FAR or any(c.ability == "pending" and c.effect in FAR and c.value in tops
-                                 and B._prey(c.value, tops, pos.shark) for c in cards):
-        return None
-    eaters = B.still_eaters(pos, cards, pos.shark, radius=1)
-    return None if eaters is None else [eaters]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deal", default="1 7 3 11 6 12 15 5 8 0 13 4 14 10 2 9")
@@ -264,8 +249,7 @@ def main():
             cm[2] &= ~(1 << c)
         up = sum(1 for k in sample if K.lower_bound(np.uint64(k[0]), np.uint64(k[1]), np.int64(k[2]), cm, eng.cellrc, wk) >= 2)
         print(f"  if {name} never acted (unsound): the bound rises on {up} of {len(sample)} sampled")
-    for name, eaters in [("Wolf within a radius", wolf_eaters), ("swaps as stacks that go anywhere", swap_eaters),
-                         ("side by side once no eat reaches farther", side_by_side_eaters)]:
+    for name, eaters in [("Wolf within a radius", wolf_eaters), ("swaps as stacks that go anywhere", swap_eaters)]:
         def lifted(k, eaters=eaters):
             return _bound_with(position_of(start.board, k), cards, eaters)
         up = sum(1 for k in sample if lifted(k) >= 2)

@@ -33,48 +33,88 @@ def self_movers(cards: CardTable) -> set[int]:
     return {c.value for c in cards if c.ability == "move" and c.who == "self"}
 
 
-def reach_sets(pos: Position, cards: CardTable, shark: bool, anywhere=(), radius: int = 2):
+FAR_EFFECTS = ("fox", "lynx", "tiger")  # the pending effects under which the next eat reaches distance 2
+
+
+def far_sources(cards: CardTable) -> set[int]:
+    """Cards whose eat sets a far effect (the Fox, the Lynx, the Tiger)."""
+    return {c.value for c in cards if c.ability == "pending" and c.effect in FAR_EFFECTS}
+
+
+class Reach:
     """While no ability moves another card's stack (and there is no Whale), where each stack may
-    yet stand.  Returns (S, N, F).
+    yet stand, and so which tops may ever meet (:meth:`meets`).
 
     A stack then moves only onto what it eats, so the cells it may stand on are those of the
-    cards in ``S[c]``: its own, and those of whatever it may yet eat, transitively.  ``c`` may ever
-    eat ``q`` only if some cell of ``S[c]`` is within distance 2 of some cell of ``S[q]`` (no eat
-    reaches farther): ``N[c]`` is every card within distance 2 of ``S[c]``'s cells.  A card whose
-    ability moves its own stack (Bat, Wolf) and that may ever eat is taken to go anywhere, and so
-    is whatever may eat a stack that goes anywhere: the cards ``F``, which may meet any card.  The
-    sets grow together until nothing changes (the least fixpoint: any order of growth gives the
-    same sets).  ``anywhere`` adds cards to ``F`` from the start (an analysis of a mover uses it);
-    ``radius`` is the farthest an eat may reach (2; an analysis of when it is 1 uses it).
+    cards in ``S[c]``: its own, and those of whatever it may yet eat, transitively.  A normal eat
+    is between orthogonal neighbours; only the eat right after a Fox, Lynx or Tiger eat (a *far
+    eat*) reaches distance 2.  So the sets come in layers: layer k holds where each stack may stand
+    once at most k far eats have been made, and ``c`` may eat ``q`` in layer k if some cell of
+    ``S[c]`` is next to some cell of ``S[q]``, or if, in layer k - 1, they are within distance 2.
+    A card whose ability moves its own stack (Bat, Wolf) and that may ever eat is taken to go
+    anywhere, and so is whatever may eat a stack that goes anywhere: the cards ``F``, which may
+    meet any card.  Each layer grows from the one below until nothing changes.
+
+    How many far eats can there be?  One for a far effect pending now, and one after each eat of a
+    Fox, Lynx or Tiger, and each of those eats takes a different top that the card may meet.  The
+    layers are built up until that count, read from the top layer, is no more than the layers
+    (or a layer adds nothing): no game makes more far eats than that, so the top layer holds
+    every meeting any game can make.  ``anywhere`` adds cards to ``F`` from the start (an analysis
+    of a mover uses it).
     """
-    cell = {s.card: s.cell for s in pos.stacks}
-    tops = set(cell)
-    own = self_movers(cards)
-    near = {a: {b for b in tops if rules.distance(cell[a], cell[b]) <= radius} for a in tops}
-    S = {c: {c} for c in tops}
-    N = {c: set(near[c]) for c in tops}
-    F: set[int] = set(anywhere)
-    changed = True
-    while changed:
-        changed = False
-        for e in tops:
-            for q in _prey(e, tops, shark):
-                if not meets(e, q, S, N, F):
-                    continue
-                if not S[q] <= S[e]:
-                    S[e] |= S[q]
-                    for j in S[q]:
-                        N[e] |= near[j]
-                    changed = True
-                if e not in F and (q in F or e in own):
-                    F.add(e)
-                    changed = True
-    return S, N, F
 
+    def __init__(self, pos: Position, cards: CardTable, shark: bool, anywhere=()):
+        cell = {s.card: s.cell for s in pos.stacks}
+        self.tops, self.shark, self.own = set(cell), shark, self_movers(cards)
+        self.near1 = {a: {b for b in cell if rules.distance(cell[a], cell[b]) <= 1} for a in cell}
+        self.near2 = {a: {b for b in cell if rules.distance(cell[a], cell[b]) <= 2} for a in cell}
+        self.S = {c: {c} for c in cell}
+        self.F: set[int] = set(anywhere)
+        self.below_S = {c: set() for c in cell}  # the layer below: S, and the cards within 2 of it
+        self.below_N = {c: set() for c in cell}
+        self._grow()
+        pending = 1 if pos.pending in FAR_EFFECTS else 0
+        sources = far_sources(cards) & self.tops
+        self.layers = 0
+        while self.layers < pending + self._source_eats(sources) and self._next_layer():
+            pass
 
-def meets(a: int, b: int, S, N, F) -> bool:
-    """Whether the stacks of ``a`` and ``b`` may ever come within distance 2 (see reach_sets)."""
-    return a in F or b in F or bool(N[a] & S[b])
+    def meets(self, a: int, b: int) -> bool:
+        """Whether ``a`` may ever come within reach to eat ``b`` (or ``b`` to eat ``a``)."""
+        if a in self.F or b in self.F:
+            return True
+        if any(self.near1[j] & self.S[b] for j in self.S[a]):
+            return True
+        return bool(self.below_N[a] & self.below_S[b])
+
+    def _source_eats(self, sources) -> int:
+        return sum(1 for c in sources for q in _prey(c, self.tops, self.shark) if self.meets(c, q))
+
+    def _next_layer(self) -> bool:
+        """Add a layer (one far eat more); whether it changed anything."""
+        self.below_S = {c: set(s) for c, s in self.S.items()}
+        self.below_N = {c: set().union(*(self.near2[j] for j in s)) for c, s in self.S.items()}
+        self.layers += 1
+        return self._grow()
+
+    def _grow(self) -> bool:
+        """Grow this layer's sets until nothing changes (the least fixpoint: any order of growth
+        gives the same sets); whether they grew."""
+        grew, changed = False, True
+        while changed:
+            changed = False
+            for e in self.tops:
+                for q in _prey(e, self.tops, self.shark):
+                    if not self.meets(e, q):
+                        continue
+                    if not self.S[q] <= self.S[e]:
+                        self.S[e] |= self.S[q]
+                        changed = True
+                    if e not in self.F and (q in self.F or e in self.own):
+                        self.F.add(e)
+                        changed = True
+            grew |= changed
+        return grew
 
 
 def _far_prey(pos: Position, radius: int = 2) -> bool:
@@ -84,24 +124,25 @@ def _far_prey(pos: Position, radius: int = 2) -> bool:
     return any(eaters[t] and not any(rules.distance(cell[t], cell[e]) <= radius for e in eaters[t]) for t in cell)
 
 
-def still_eaters(pos: Position, cards: CardTable, shark: bool, radius: int = 2) -> dict[int, set[int]] | None:
+def still_eaters(pos: Position, cards: CardTable, shark: bool) -> dict[int, set[int]] | None:
     """When no ability can ever move another card's stack: for each top, the tops that may ever
     eat it normally; None when some card whose ability moves or swaps any stack may still eat (so
     may act).
 
-    Also None when every top that something could eat by value has such an eater within
-    distance 2 already: the reach sets then seldom change the bound, and they cost more than the
-    rest of it (the engines compute them only when this test passes).  ``radius``: the farthest
-    an eat may reach, as in :func:`reach_sets`.
+    Also None when every top that something could eat by value has such an eater next to it, or,
+    where a far eat may come, within distance 2: the reach sets then seldom change the bound, and
+    they cost more than the rest of it (the engines compute them only when this test passes).
     """
-    if not _far_prey(pos, radius):
+    if not _far_prey(pos, 1):
         return None
-    S, N, F = reach_sets(pos, cards, shark, radius=radius)
-    tops = set(S)
+    reach = Reach(pos, cards, shark)
+    if reach.layers and not _far_prey(pos, 2):
+        return None
+    tops = reach.tops
     for m in (mover_cards(cards) - self_movers(cards)) & tops:
-        if any(meets(m, q, S, N, F) for q in _prey(m, tops, shark)):
+        if any(reach.meets(m, q) for q in _prey(m, tops, shark)):
             return None
-    return {t: {e for e in tops if 1 <= e - t <= 3 and meets(e, t, S, N, F)} for t in tops}
+    return {t: {e for e in tops if 1 <= e - t <= 3 and reach.meets(e, t)} for t in tops}
 
 
 DISCARD_DEPTH = 3  # discard choices searched exactly; beyond, each discard is assumed to remove a stuck top
@@ -164,12 +205,12 @@ def lower_bound(pos: Position, cards: CardTable) -> int:
     top must never have eaten, so the tops only it could eat are stuck too
     (:func:`_fewest_stuck`).  The Shark's one eat removes at most one more.
 
-    Stacks that can never meet: no eat reaches farther than Manhattan
-    distance 2, and an eat leaves the merged stack on one of the two cells,
-    so as long as no ability moves a stack (and there is no Whale) a stack
-    only ever moves onto a stack it eats.  Where each stack may yet stand
-    follows (:func:`reach_sets`), and so which tops may ever come within reach
-    of each other.  An ability acts only after its own card has eaten, so
+    Stacks that can never meet: an eat is between orthogonal neighbours, or
+    at distance 2 right after a Fox, Lynx or Tiger eat, and it leaves the
+    merged stack on one of the two cells, so as long as no ability moves a
+    stack (and there is no Whale) a stack only ever moves onto a stack it
+    eats.  Where each stack may yet stand follows (:class:`Reach`), and so
+    which tops may ever come within reach of each other.  An ability acts only after its own card has eaten, so
     when no card with a move or swap ability may ever reach something it can
     eat, no ability will ever act, and a top is also stuck when no card that
     may reach it can eat it.

@@ -142,7 +142,7 @@ def effort(pos: Position, cards: CardTable, minimum: int, *, eng: Engine | None 
     first decision above ``limit`` (the deal's effort is then only bounded: more than ``limit``).
     Raises :class:`TimeoutError` when ``deadline`` (a ``time.perf_counter()`` value) passes."""
     t0 = time.perf_counter()
-    eng = eng or Engine(pos.board, cards)
+    eng = (eng or Engine(pos.board, cards)).calibrated()
     key, path, found, states = key_of(pos), [], [], 0
     while True:
         options = sorted(eng.next_states(key))

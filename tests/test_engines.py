@@ -386,13 +386,44 @@ def both_bounds(pos):
 
 def test_a_mover_that_can_never_reach_its_prey_moves_nothing():
     # The Rat (5) is the only card that could move a stack, and its only prey, the Spider (2:2), is
-    # three cells away: they never meet (no eat reaches farther than 2), so the Rat never eats,
-    # never moves anything, and the 2 and the 8 both stay
+    # two cells away with no Fox, Lynx or Tiger to let an eat reach that far: they never meet, so
+    # the Rat never eats, never moves anything, and the 2 and the 8 both stay
     from helpers import board
-    p = board("2:2 . . 5 8")
+    p = board("2:2 . 5 8")
     assert both_bounds(p) == brute_minimum(p) == 2
-    # one cell nearer, the Rat eats the Spider, and its ability may move a stack: no geometry
-    assert both_bounds(board("2:2 . 5 8")) == 1
+    # next to it, the Rat eats the Spider, and its ability may move a stack: no geometry (it
+    # moves the 8 next to the Rat, which the 8 then eats)
+    q = board("2:2 5 . 8")
+    assert both_bounds(q) == brute_minimum(q) == 1
+
+
+def test_an_eat_reaches_two_cells_only_right_after_a_fox_lynx_or_tiger_eat():
+    # The 15 could eat the 13 by value, two cells away, but only the eat right after a Fox, Lynx
+    # or Tiger eat reaches that far, and none is on the map: they never meet
+    from helpers import board
+    p = board("13 . 15")
+    assert both_bounds(p) == brute_minimum(p) == 2
+    # with the tiger pending now, this turn's eat reaches distance 2
+    q = board("13 . 15", pending="tiger")
+    assert both_bounds(q) == brute_minimum(q) == 1
+
+
+def test_the_effort_search_keeps_the_bound_its_tiers_were_calibrated_with():
+    # The difficulty tiers count search states, so the effort measure searches with the bound it
+    # was calibrated with, where every eat may reach two cells: the 15 may eat the 13 there
+    from helpers import board
+    p = board("13 . 15")
+    eng = Engine(p.board, CARDS)
+    assert eng.lower_bound(key_of(p)) == 2 and eng.calibrated().lower_bound(key_of(p)) == 1
+
+
+def test_a_fox_that_can_still_eat_lets_one_later_eat_reach_two_cells():
+    # The Fox (9) eats the 8 beside it; the eat after that is diagonal, so the Lynx (10) eats the
+    # Fox from two cells away: one stack.  The bound counts one far eat per eat a Fox, Lynx or
+    # Tiger may still make
+    from helpers import board
+    p = board("9 8 .\n. . 10")
+    assert both_bounds(p) == brute_minimum(p) == 1
 
 
 def test_a_wolf_moves_only_itself_so_far_stacks_stay_apart():
@@ -430,6 +461,29 @@ def spread_positions(draw):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spread_positions())
 def test_the_bound_on_long_boards_with_movers_never_exceeds_the_minimum(pos):
+    assert Engine(pos.board, CARDS).lower_bound(key_of(pos)) == lower_bound(pos, CARDS) <= brute_minimum(pos)
+
+
+@st.composite
+def far_positions(draw):
+    """Up to six stacks of cards that move no stack, the Fox, Lynx and Tiger among them, on small
+    boards, any effect pending: chains of far eats."""
+    h = draw(st.integers(1, 3))
+    w = draw(st.integers(3, 5))
+    board = Board(h, w, 0)
+    cells = list(board.cells)
+    n = draw(st.integers(3, min(6, len(cells))))
+    chosen = draw(st.lists(st.sampled_from(cells), min_size=n, max_size=n, unique=True))
+    values = draw(st.lists(st.sampled_from((0, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)), min_size=n, max_size=n,
+                           unique=True))
+    stacked = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    stacks = tuple(Stack(c, v, 2 if s else 1) for c, v, s in zip(chosen, values, stacked))
+    return Position(board, stacks, draw(st.booleans()), False, draw(st.sampled_from((None,) + EFFECTS)))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(far_positions())
+def test_the_bound_with_far_eats_never_exceeds_the_minimum(pos):
     assert Engine(pos.board, CARDS).lower_bound(key_of(pos)) == lower_bound(pos, CARDS) <= brute_minimum(pos)
 
 

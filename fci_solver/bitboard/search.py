@@ -19,7 +19,7 @@ import numpy as np
 from ..cards import EFFECTS, CardTable
 from ..errors import FciError
 from ..position import Board, Position
-from ..bound import discard_sources, mover_cards, self_movers
+from ..bound import discard_sources, far_sources, mover_cards, self_movers
 from ..result import SolveResult
 from .. import interrupt, rules
 from . import kernels as K, memory
@@ -102,20 +102,23 @@ def geometry(board: Board):
             while k < n and rules.distance(a, cells[ds[k]]) < d:
                 k += 1
             dstart[i, d] = k
-    # per cell: row, column, and the cells within distance 2 (itself included) as a two-word mask
-    near = np.zeros((n, 2), np.uint64)
+    # per cell: row, column, and the cells within distance 2, then 1 (itself included), each as
+    # a two-word mask
+    near = np.zeros((n, 4), np.uint64)
     for i, a in enumerate(cells):
         for j in range(n):
-            if rules.distance(a, cells[j]) <= 2:
-                near[i, j // 64] |= np.uint64(1 << (j % 64))
+            d = rules.distance(a, cells[j])
+            for w, radius in ((0, 2), (2, 1)):
+                if d <= radius:
+                    near[i, w + j // 64] |= np.uint64(1 << (j % 64))
     cellrc = np.concatenate([np.array(cells, np.int64).reshape(n, 2), near.view(np.int64)], axis=1)
     return prey, mid, reach, bydist, dstart, maxd, cellrc
 
 
 def card_arrays(cards: CardTable):
     """The card table as int arrays: kind, self-only, min, max, count, pending code; and, as bit masks
-    for the lower bound, the cards whose eats can discard, the cards that move or swap stacks, and
-    those of them that move only their own."""
+    for the lower bound, the cards whose eats can discard, the cards that move or swap stacks,
+    those of them that move only their own, and those whose eat lets the next reach distance 2."""
     kinds = {"none": K.AB_NONE, "move": K.AB_MOVE, "discard": K.AB_DISCARD, "swap": K.AB_SWAP, "pending": K.AB_PENDING}
     ab = np.zeros((6, 16), np.int64)
     for c in cards:
@@ -127,13 +130,15 @@ def card_arrays(cards: CardTable):
         ab[3, c.value] = K.BIG if c.max is None else c.max
         ab[4, c.value] = c.count
         ab[5, c.value] = EFFECTS.index(c.effect) + 1 if c.ability == "pending" else 0
-    cmask = np.zeros(3, np.int64)
+    cmask = np.zeros(4, np.int64)
     for v in discard_sources(cards):
         cmask[0] |= 1 << v
     for v in mover_cards(cards):
         cmask[1] |= 1 << v
     for v in self_movers(cards):
         cmask[2] |= 1 << v
+    for v in far_sources(cards):
+        cmask[3] |= 1 << v
     return ab, cmask
 
 
@@ -163,6 +168,15 @@ class Engine:
         t._buf, t._twin = None, None
         t._wk = np.empty(K.WORK, np.int64)
         t.work = np.zeros_like(self.work)
+        return t
+
+    def calibrated(self) -> "Engine":
+        """A copy whose lower bound lets every eat reach distance 2 (it does not count the far
+        eats): the bound the difficulty tiers were calibrated with, so that the effort measure
+        (search states) stays what it was as the search's own bound improves."""
+        t = self.copy()
+        t.cmask = self.cmask.copy()
+        t.cmask[3] = -1
         return t
 
     def buffers(self, cap: int = CHILD_CAP):

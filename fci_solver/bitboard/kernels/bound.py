@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .keys import HOT, INF, NCARDS, RACCOON, _code, _lowest, _popcount, tops_of
+from .keys import FOX, HOT, INF, NCARDS, RACCOON, TIGER, _code, _lowest, _popcount, tops_of
 
 
 @njit(**HOT)
@@ -14,8 +14,8 @@ def lower_bound(k0, k1, meta, cmask, cellrc, wk):
     """Same bound as :func:`fci_solver.bound.lower_bound` (see there for why it is sound).
 
     cmask: [cards whose eats can discard, cards whose ability moves or swaps stacks, those of them that
-    move only their own stack], as bit masks;
-    cellrc: per cell its row, column and a two-word mask of the cells within distance 2;
+    move only their own stack, cards whose eat lets the next eat reach distance 2], as bit masks;
+    cellrc: per cell its row, column and two-word masks of the cells within distance 2, then 1;
     wk: int64[WORK] scratch space (no allocation per call).
     """
     return _bound(k0, k1, meta, cmask, cellrc, wk, 2, 0)
@@ -66,7 +66,7 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, level, beta):
         if level == 0 or n >= beta:
             return n if n > 1 else 1  # (builtin max and min are calls here, not inlined)
     n = _fewest_stuck(tops, stacked, discards, wk, True)
-    if level == 2 and n < _popcount(tops) and (meta & 2) == 0 and _still(k0, k1, tops, cmask[1] & ~cmask[2], cmask[2], shark, cellrc, wk):
+    if level == 2 and n < _popcount(tops) and (meta & 2) == 0 and _still(k0, k1, meta, tops, cmask[1] & ~cmask[2], cmask[2], cmask[3], shark, cellrc, wk):
         n = _fewest_stuck(tops, stacked, discards, wk, False)
     n -= less
     return n if n > 1 else 1
@@ -122,8 +122,24 @@ def _stuck(r, wk, plain):
     return st
 
 
+@njit(**HOT)
+def _stuck_without(r, st, u, wk, plain):
+    """The stuck tops of ``r`` (the tops of ``st``'s position without ``u``): only the tops ``u``
+    could eat, 1-3 below it, may have lost their last eater."""
+    st &= ~(1 << u)
+    low = u - 3 if u >= 3 else 0
+    x = r & ((1 << u) - (1 << low))
+    while x:
+        t = _lowest(x)
+        x &= x - 1
+        eaters = (7 << (t + 1)) if plain else wk[t]
+        if (r & eaters) == 0:
+            st |= 1 << t
+    return st
+
+
 DISCARD_DEPTH = 3
-WORK = 7 * NCARDS + 128  # scratch space of the bound: eaters per card, then the discard search's
+WORK = 10 * NCARDS + 128  # scratch space of the bound: eaters per card, then the discard search's
 # stack (or, before it, the cells, the tops by cell and the reach sets of _still)
 
 
@@ -143,23 +159,26 @@ def _fewest_stuck(tops, stacked, discards, wk, plain):
     rs = wk[NCARDS:NCARDS + 64]
     last = wk[NCARDS + 64:NCARDS + 128]
     depth = wk[NCARDS + 128:NCARDS + 192]
+    sts = wk[NCARDS + 192:NCARDS + 256]
     rs[0] = tops
     last[0] = NCARDS
     depth[0] = 0
+    sts[0] = st
     sp = 1  # pending choices: at most 16 per level on DISCARD_DEPTH levels, 48 < 64
     while sp > 0:
         sp -= 1
         r = rs[sp]
         d = depth[sp]
         below = last[sp]
-        st = _stuck(r, wk, plain)
+        st = sts[sp]
         left = discards - d
         if d == DISCARD_DEPTH:
             loose = _popcount(st & ~stacked) - left
             v = _popcount(st & stacked) + (loose if loose > 0 else 0)
         else:
             v = _popcount(st)
-            if left > 0:
+            # each discard takes at most one stuck top away: no choice below here beats that
+            if left > 0 and v - left < best:
                 cand = st & ~stacked & ((1 << below) - 1)
                 while cand:
                     u = _lowest(cand)
@@ -167,6 +186,7 @@ def _fewest_stuck(tops, stacked, discards, wk, plain):
                     rs[sp] = r & ~(1 << u)
                     last[sp] = u
                     depth[sp] = d + 1
+                    sts[sp] = _stuck_without(r & ~(1 << u), st, u, wk, plain)
                     sp += 1
         if v < best:
             best = v
@@ -174,8 +194,8 @@ def _fewest_stuck(tops, stacked, discards, wk, plain):
 
 
 @njit(**HOT)
-def _far_prey(tops, r, c):
-    """Whether some top has cards above it that could eat it by value but none within distance 2:
+def _far_prey(tops, r, c, radius):
+    """Whether some top has cards above it that could eat it by value but none within ``radius``:
     only then is the reach analysis worth its cost (the bound computes it only then)."""
     x = tops
     while x:
@@ -187,7 +207,7 @@ def _far_prey(tops, r, c):
             while eat:
                 e = _lowest(eat)
                 eat &= eat - 1
-                if abs(r[t] - r[e]) + abs(c[t] - c[e]) <= 2:
+                if abs(r[t] - r[e]) + abs(c[t] - c[e]) <= radius:
                     near = True
                     break
             if not near:
@@ -205,29 +225,146 @@ def _prey(e, tops, shark):
 
 
 @njit(**HOT)
-def _meets(a, b, S, N, F):
-    return ((F >> a) & 1) != 0 or ((F >> b) & 1) != 0 or (N[a] & S[b]) != 0
+def _near_prey(tops, cards, shark, r, c, radius):
+    """Whether one of ``cards`` is within ``radius`` of a top it could eat by value (it may eat,
+    so its ability may act)."""
+    x = tops & cards
+    while x:
+        m = _lowest(x)
+        x &= x - 1
+        prey = _prey(m, tops, shark)
+        while prey:
+            q = _lowest(prey)
+            prey &= prey - 1
+            if abs(r[m] - r[q]) + abs(c[m] - c[q]) <= radius:
+                return True
+    return False
 
 
 @njit(**HOT)
-def _still(k0, k1, tops, movers, own, shark, cellrc, wk):
-    """Whether no ability can ever move another card's stack (and some top's eaters are all far
-    from it); if so, wk[t] becomes the cards that may ever come within reach of t and eat it (see
-    fci_solver.bound.reach_sets for why).
+def _next_to_prey(tops, cards, shark, near1):
+    """:func:`_near_prey` within distance 1, from each top's mask of the tops next to it."""
+    x = tops & cards
+    while x:
+        m = _lowest(x)
+        x &= x - 1
+        if near1[m] & _prey(m, tops, shark):
+            return True
+    return False
 
-    movers: the cards whose ability moves or swaps any stack; own: those that move their own.
-    S[c] (a card mask) holds the cards whose cells c's stack may yet stand on: it moves only onto
-    what it eats.  N[c] is every card within distance 2 of one of them.  F: the cards that may go
-    anywhere (an ``own`` mover that may eat, and whatever may eat such a card).  c may ever eat q
-    only if one of them is in F or N[c] meets S[q].
+
+@njit(**HOT)
+def _eaters_apart(tops, near1):
+    """:func:`_far_prey` within distance 1, from each top's mask of the tops next to it."""
+    x = tops
+    while x:
+        t = _lowest(x)
+        x &= x - 1
+        eat = tops & (7 << (t + 1))
+        if eat != 0 and (near1[t] & eat) == 0:
+            return True
+    return False
+
+
+@njit(**HOT)
+def _gather(w0, w1, occ0, occ1, at):
+    """The tops on the cells of a two-word cell mask (``at``: the top on each occupied cell)."""
+    m = 0
+    y = np.uint64(w0) & occ0
+    while y:
+        m |= 1 << at[trailing_zeros(y)]
+        y &= y - np.uint64(1)
+    y = np.uint64(w1) & occ1
+    while y:
+        m |= 1 << at[64 + trailing_zeros(y)]
+        y &= y - np.uint64(1)
+    return m
+
+
+@njit(**HOT)
+def _meets(a, b, S, N1, pS, pN2, F, deep):
+    """Whether ``a`` may come within reach to eat ``b`` in this layer (see _still; ``deep``: above
+    the first layer, where pS and pN2 are set)."""
+    return (((F >> a) | (F >> b)) & 1) != 0 or (N1[a] & S[b]) != 0 or (deep and (pN2[a] & pS[b]) != 0)
+
+
+@njit(**HOT)
+def _grow(tops, own, shark, S, N1, pS, pN2, near1, F, deep):
+    """Grow one layer's sets until nothing changes; returns (F, whether anything grew).  A card's
+    sets depend only on its own and its prey's, all lower cards: one pass from the lowest card
+    up.  A prey once met has given all it can (its sets are final), so only the prey not met yet
+    are looked at again, until none more meets."""
+    grew = False
+    x = tops
+    while x:
+        e = _lowest(x)
+        x &= x - 1
+        apart = _prey(e, tops, shark)
+        met = True
+        while met and apart:
+            met = False
+            y = apart
+            while y:
+                q = _lowest(y)
+                y &= y - 1
+                if not _meets(e, q, S, N1, pS, pN2, F, deep):
+                    continue
+                apart &= ~(1 << q)
+                met = True
+                new = S[q] & ~S[e]
+                if new != 0:
+                    S[e] |= new
+                    grew = True
+                    while new:
+                        j = _lowest(new)
+                        new &= new - 1
+                        N1[e] |= near1[j]
+                if ((F >> e) & 1) == 0 and (((F >> q) & 1) != 0 or ((own >> e) & 1) != 0):
+                    F |= 1 << e
+                    grew = True
+    return F, grew
+
+
+@njit(**HOT)
+def _source_eats(tops, far, shark, S, N1, pS, pN2, F, deep):
+    """How many tops the Fox, Lynx and Tiger may still eat: each such eat allows one far eat."""
+    n = 0
+    x = tops & far
+    while x:
+        e = _lowest(x)
+        x &= x - 1
+        prey = _prey(e, tops, shark)
+        while prey:
+            q = _lowest(prey)
+            prey &= prey - 1
+            if _meets(e, q, S, N1, pS, pN2, F, deep):
+                n += 1
+    return n
+
+
+@njit(**HOT)
+def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
+    """Whether no ability can ever move another card's stack (and some top's eaters are all out
+    of reach now); if so, wk[t] becomes the cards that may ever come within reach of t and eat it
+    (see fci_solver.bound.Reach for why, in layers of far eats).
+
+    movers: the cards whose ability moves or swaps any stack; own: those that move their own;
+    far: those whose eat sets a far effect (-1: the calibrated geometry, above).  S[c] (a card mask) holds the cards whose cells c's
+    stack may yet stand on: it moves only onto what it eats.  N1[c] is every card next to one of
+    them; pS and pN2 are S and the cards within distance 2 of it in the layer below (one far eat
+    fewer).  F: the cards that may go anywhere (an ``own`` mover that may eat, and whatever may
+    eat such a card).
     """
     r = wk[NCARDS:2 * NCARDS]
     c = wk[2 * NCARDS:3 * NCARDS]
-    near = wk[3 * NCARDS:4 * NCARDS]
+    near2 = wk[3 * NCARDS:4 * NCARDS]
     S = wk[4 * NCARDS:5 * NCARDS]
-    N = wk[5 * NCARDS:6 * NCARDS]
+    N1 = wk[5 * NCARDS:6 * NCARDS]
     cell_of = wk[6 * NCARDS:7 * NCARDS]
-    at = wk[7 * NCARDS:7 * NCARDS + 128]  # the top on a cell (read only where the mask says one is)
+    near1 = wk[7 * NCARDS:8 * NCARDS]
+    pS = wk[8 * NCARDS:9 * NCARDS]
+    pN2 = wk[9 * NCARDS:10 * NCARDS]
+    at = wk[10 * NCARDS:10 * NCARDS + 128]  # the top on a cell (read only where the mask says one is)
     occ0 = np.uint64(0)
     occ1 = np.uint64(0)
     x = tops
@@ -243,65 +380,60 @@ def _still(k0, k1, tops, movers, own, shark, cellrc, wk):
             occ0 |= np.uint64(1) << np.uint64(cell)
         else:
             occ1 |= np.uint64(1) << np.uint64(cell - 64)
-    # cheap refusals first: a mover already within reach of its prey, or no top worth it
-    x = tops & movers
-    while x:
-        m = _lowest(x)
-        x &= x - 1
-        prey = _prey(m, tops, shark)
-        while prey:
-            q = _lowest(prey)
-            prey &= prey - 1
-            if abs(r[m] - r[q]) + abs(c[m] - c[q]) <= 2:
-                return False
-    if not _far_prey(tops, r, c):
-        return False
-    # the tops within distance 2 of each: its cell's neighbourhood mask against the occupied cells
-    # (pairs measured one by one cost a tenth of a plain solve)
+    # far < 0: the geometry the difficulty tiers were calibrated with, where any eat may reach
+    # distance 2 (one layer, "next to" read as within 2)
+    calibrated = far < 0
+    w = 2 if calibrated else 4
+    # the tops next to each: its cell's neighbourhood mask against the occupied cells (pairs
+    # measured one by one cost a tenth of a plain solve)
     x = tops
     while x:
         i = _lowest(x)
         x &= x - 1
-        cell = cell_of[i]
-        m = 0
-        y = np.uint64(cellrc[cell, 2]) & occ0
-        while y:
-            m |= 1 << at[trailing_zeros(y)]
-            y &= y - np.uint64(1)
-        y = np.uint64(cellrc[cell, 3]) & occ1
-        while y:
-            m |= 1 << at[64 + trailing_zeros(y)]
-            y &= y - np.uint64(1)
-        near[i] = m
+        m = _gather(cellrc[cell_of[i], w], cellrc[cell_of[i], w + 1], occ0, occ1, at)
+        near1[i] = m
         S[i] = 1 << i
-        N[i] = m
-    # S, N and F of a card depend only on its own and on its prey's, all lower cards: settled in
-    # one pass from the lowest card up, each card's own prey looked at until nothing changes
-    F = 0
-    x = tops
-    while x:
-        e = _lowest(x)
-        x &= x - 1
-        changed = True
-        while changed:
-            changed = False
-            prey = _prey(e, tops, shark)
-            while prey:
-                q = _lowest(prey)
-                prey &= prey - 1
-                if not _meets(e, q, S, N, F):
-                    continue
-                new = S[q] & ~S[e]
-                if new != 0:
-                    S[e] |= new
-                    while new:
-                        j = _lowest(new)
-                        new &= new - 1
-                        N[e] |= near[j]
-                    changed = True
-                if ((F >> e) & 1) == 0 and (((F >> q) & 1) != 0 or ((own >> e) & 1) != 0):
-                    F |= 1 << e
-                    changed = True
+        N1[i] = m
+    # cheap refusals first: a mover already within reach of its prey, or no top worth it.  A far
+    # eat may come when a far effect is pending or a Fox, Lynx or Tiger is next to its prey, and
+    # then eats reach distance 2
+    code = (meta >> 2) & 7
+    pending = 1 if FOX <= code <= TIGER and not calibrated else 0
+    if calibrated:
+        far = 0
+    radius = 2 if calibrated or pending == 1 or _next_to_prey(tops, far, shark, near1) else 1
+    if radius == 2:
+        if _near_prey(tops, movers, shark, r, c, 2) or not _far_prey(tops, r, c, 2):
+            return False
+    elif _next_to_prey(tops, movers, shark, near1) or not _eaters_apart(tops, near1):
+        return False
+    F, grew = _grow(tops, own, shark, S, N1, pS, pN2, near1, 0, False)
+    layers = 0
+    while layers < pending + _source_eats(tops, far, shark, S, N1, pS, pN2, F, layers > 0):
+        if layers == 0:
+            if radius == 1 and (_near_prey(tops, movers, shark, r, c, 2) or not _far_prey(tops, r, c, 2)):
+                return False  # the refusals above, now that a far eat may come
+            x = tops
+            while x:
+                i = _lowest(x)
+                x &= x - 1
+                near2[i] = _gather(cellrc[cell_of[i], 2], cellrc[cell_of[i], 3], occ0, occ1, at)
+        x = tops
+        while x:
+            i = _lowest(x)
+            x &= x - 1
+            pS[i] = S[i]
+            m = 0
+            y = S[i]
+            while y:
+                j = _lowest(y)
+                y &= y - 1
+                m |= near2[j]
+            pN2[i] = m
+        layers += 1
+        F, grew = _grow(tops, own, shark, S, N1, pS, pN2, near1, F, True)
+        if not grew:
+            break
     x = tops & movers
     while x:
         m = _lowest(x)
@@ -310,7 +442,7 @@ def _still(k0, k1, tops, movers, own, shark, cellrc, wk):
         while prey:
             q = _lowest(prey)
             prey &= prey - 1
-            if _meets(m, q, S, N, F):
+            if _meets(m, q, S, N1, pS, pN2, F, layers > 0):
                 return False
     x = tops
     while x:
@@ -321,7 +453,7 @@ def _still(k0, k1, tops, movers, own, shark, cellrc, wk):
         while eat:
             e = _lowest(eat)
             eat &= eat - 1
-            if _meets(e, t, S, N, F):
+            if _meets(e, t, S, N1, pS, pN2, F, layers > 0):
                 e_ok |= 1 << e
         wk[t] = e_ok
     return True
