@@ -712,19 +712,19 @@ def test_an_error_in_one_thread_of_a_parallel_solve_stops_the_solve(monkeypatch)
 def test_a_parallel_solve_grows_its_shared_table_as_one_thread_would(monkeypatch, parallel):
     # Threads cannot grow a table they share: once half of it is filled and twice as many states
     # as it has entries are spent, it grows 4x between two passes (a pass running then is stopped
-    # and run again).  Here the table starts at 1,024 entries; the deal ends with 6 stacks against
-    # a bound of 1, six passes.
+    # and run again).  Here the table starts at 1,024 entries; the deal ends with 5 stacks against
+    # a bound of 1, five passes.
     from fci_solver.bitboard import search as bs
     from fci_solver.position import Deal
 
     monkeypatch.setattr(bs, "INITIAL_ENTRIES", 1 << 8)
     monkeypatch.setattr(bs, "SOLVE_SHARED_MIN", 1 << 10)
-    pos = Deal.random("standard", 1).position(0, False, True)
+    pos = Deal.random("standard", 4).position(0, False, True)
     s = BitboardSolver(CARDS.plain(), jobs=2)
     s.head_start, s.aside_beam, s.parallel = (1, 0.0), False, parallel
     r = s.solve(pos)
     assert s.table.shape[0] >= 1 << 14
-    assert r.exact and r.min_remaining == 6 and len(replay_end(pos, r.line, CARDS.plain())) == 6
+    assert r.exact and r.min_remaining == 5 and len(replay_end(pos, r.line, CARDS.plain())) == 5
 
 
 @pytest.mark.parametrize("seed, parallel", [(3, "lazy"), (5, "split"), (417, "lazy"), (3, "auto")])
@@ -738,7 +738,7 @@ def test_a_parallel_solve_of_a_full_deal_agrees(seed, parallel):
 
 
 def test_auto_shares_a_proof_out_by_the_roots_turns_once_lazy_smp_has_had_its_time(monkeypatch):
-    # Without abilities and with the Whale alone, deal 1 on a board with no margin ends with 6
+    # Without abilities and with the Whale alone, deal 4 on a board with no margin ends with 5
     # stacks against a bound of 1: the solve is mostly proofs, which two threads finish about 2x
     # sooner by sharing out the root's turns than by racing two move orders through them.
     from fci_solver.bitboard import search as bs
@@ -749,12 +749,12 @@ def test_auto_shares_a_proof_out_by_the_roots_turns_once_lazy_smp_has_had_its_ti
         real = getattr(bs.BitboardSolver, name)
         monkeypatch.setattr(bs.BitboardSolver, name,
                             lambda self, *a, real=real, name=name: passes.append(name) or real(self, *a))
-    pos = Deal.random("standard", 1).position(0, False, True)
+    pos = Deal.random("standard", 4).position(0, False, True)
     s = bs.BitboardSolver(CARDS.plain(), jobs=2)
     s.head_start, s.lazy_seconds, s.chunk = (1, 1e9), 0.01, 2000
     r = s.solve(pos)
     assert passes[0] == "_lazy_pass" and "_split_pass" in passes
-    assert r.exact and r.min_remaining == 6 and len(replay_end(pos, r.line, CARDS.plain())) == 6
+    assert r.exact and r.min_remaining == 5 and len(replay_end(pos, r.line, CARDS.plain())) == 5
 
 
 def replay_end(pos, line, cards=CARDS):
