@@ -450,8 +450,14 @@ def spread_positions(draw):
     board = Board(h, w, draw(st.integers(0, 1)))
     cells = list(board.cells)
     n = draw(st.integers(2, 4))
-    chosen = draw(st.lists(st.sampled_from(cells), min_size=n, max_size=n, unique=True))
     pool = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14) if draw(st.booleans()) else tuple(range(16))
+    return _drawn_position(draw, board, cells, n, pool)
+
+
+def _drawn_position(draw, board, cells, n, pool):
+    """``n`` stacks on different ``cells``, their cards drawn from ``pool``, each stacked or not;
+    the Shark drawn, no Whale, any effect pending."""
+    chosen = draw(st.lists(st.sampled_from(cells), min_size=n, max_size=n, unique=True))
     values = draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n, unique=True))
     stacked = draw(st.lists(st.booleans(), min_size=n, max_size=n))
     stacks = tuple(Stack(c, v, 2 if s else 1) for c, v, s in zip(chosen, values, stacked))
@@ -466,19 +472,12 @@ def test_the_bound_on_long_boards_with_movers_never_exceeds_the_minimum(pos):
 
 @st.composite
 def far_positions(draw):
-    """Up to six stacks of cards that move no stack, the Fox, Lynx and Tiger among them, on small
-    boards, any effect pending: chains of far eats."""
-    h = draw(st.integers(1, 3))
-    w = draw(st.integers(3, 5))
-    board = Board(h, w, 0)
+    """Up to six stacks on small boards, the Fox, Lynx and Tiger among the cards (of the cards that
+    move stacks, only the Bat, Snake and Wolf), any effect pending: chains of far eats."""
+    board = Board(draw(st.integers(1, 3)), draw(st.integers(3, 5)), 0)
     cells = list(board.cells)
     n = draw(st.integers(3, min(6, len(cells))))
-    chosen = draw(st.lists(st.sampled_from(cells), min_size=n, max_size=n, unique=True))
-    values = draw(st.lists(st.sampled_from((0, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)), min_size=n, max_size=n,
-                           unique=True))
-    stacked = draw(st.lists(st.booleans(), min_size=n, max_size=n))
-    stacks = tuple(Stack(c, v, 2 if s else 1) for c, v, s in zip(chosen, values, stacked))
-    return Position(board, stacks, draw(st.booleans()), False, draw(st.sampled_from((None,) + EFFECTS)))
+    return _drawn_position(draw, board, cells, n, (0, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
