@@ -139,8 +139,8 @@ def _stuck_without(r, st, u, wk, plain):
 
 
 DISCARD_DEPTH = 3
-WORK = 10 * NCARDS + 128  # scratch space of the bound: eaters per card, then the discard search's
-# stack (or, before it, the cells, the tops by cell and the reach sets of _still)
+WORK = NCARDS + 256  # scratch space of the bound: eaters per card, then the discard search's
+# stack of 4 x 64 words (or, before it, the reach sets of _still, its cells and the tops by cell)
 
 
 @njit(**HOT)
@@ -194,28 +194,6 @@ def _fewest_stuck(tops, stacked, discards, wk, plain):
 
 
 @njit(**HOT)
-def _far_prey(tops, r, c, radius):
-    """Whether some top has cards above it that could eat it by value but none within ``radius``:
-    only then is the reach analysis worth its cost (the bound computes it only then)."""
-    x = tops
-    while x:
-        t = _lowest(x)
-        x &= x - 1
-        eat = tops & (7 << (t + 1))
-        if eat:
-            near = False
-            while eat:
-                e = _lowest(eat)
-                eat &= eat - 1
-                if abs(r[t] - r[e]) + abs(c[t] - c[e]) <= radius:
-                    near = True
-                    break
-            if not near:
-                return True
-    return False
-
-
-@njit(**HOT)
 def _prey(e, tops, shark):
     """The tops ``e`` could eat by value (with the Shark, any lower one)."""
     prey = tops & ((1 << e) - 1)
@@ -225,43 +203,28 @@ def _prey(e, tops, shark):
 
 
 @njit(**HOT)
-def _near_prey(tops, cards, shark, r, c, radius):
-    """Whether one of ``cards`` is within ``radius`` of a top it could eat by value (it may eat,
-    so its ability may act)."""
+def _reaches_prey(tops, cards, shark, near):
+    """Whether one of ``cards`` has a top it could eat by value among ``near`` (per top, the tops
+    within reach of it): it may eat, so its ability may act."""
     x = tops & cards
     while x:
         m = _lowest(x)
         x &= x - 1
-        prey = _prey(m, tops, shark)
-        while prey:
-            q = _lowest(prey)
-            prey &= prey - 1
-            if abs(r[m] - r[q]) + abs(c[m] - c[q]) <= radius:
-                return True
-    return False
-
-
-@njit(**HOT)
-def _next_to_prey(tops, cards, shark, near1):
-    """:func:`_near_prey` within distance 1, from each top's mask of the tops next to it."""
-    x = tops & cards
-    while x:
-        m = _lowest(x)
-        x &= x - 1
-        if near1[m] & _prey(m, tops, shark):
+        if near[m] & _prey(m, tops, shark):
             return True
     return False
 
 
 @njit(**HOT)
-def _eaters_apart(tops, near1):
-    """:func:`_far_prey` within distance 1, from each top's mask of the tops next to it."""
+def _eaters_apart(tops, near):
+    """Whether some top has cards above it that could eat it by value but none among ``near`` (per
+    top, the tops within reach of it): only then is the reach analysis worth its cost."""
     x = tops
     while x:
         t = _lowest(x)
         x &= x - 1
         eat = tops & (7 << (t + 1))
-        if eat != 0 and (near1[t] & eat) == 0:
+        if eat != 0 and (near[t] & eat) == 0:
             return True
     return False
 
@@ -279,6 +242,16 @@ def _gather(w0, w1, occ0, occ1, at):
         m |= 1 << at[64 + trailing_zeros(y)]
         y &= y - np.uint64(1)
     return m
+
+
+@njit(**HOT)
+def _gather_all(tops, cellrc, cell_of, w, occ0, occ1, at, out):
+    """out[t], for each top t: the tops on the cells of t's cell mask in cellrc columns w, w + 1."""
+    x = tops
+    while x:
+        i = _lowest(x)
+        x &= x - 1
+        out[i] = _gather(cellrc[cell_of[i], w], cellrc[cell_of[i], w + 1], occ0, occ1, at)
 
 
 @njit(**HOT)
@@ -355,16 +328,14 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
     fewer).  F: the cards that may go anywhere (an ``own`` mover that may eat, and whatever may
     eat such a card).
     """
-    r = wk[NCARDS:2 * NCARDS]
-    c = wk[2 * NCARDS:3 * NCARDS]
-    near2 = wk[3 * NCARDS:4 * NCARDS]
-    S = wk[4 * NCARDS:5 * NCARDS]
-    N1 = wk[5 * NCARDS:6 * NCARDS]
-    cell_of = wk[6 * NCARDS:7 * NCARDS]
-    near1 = wk[7 * NCARDS:8 * NCARDS]
-    pS = wk[8 * NCARDS:9 * NCARDS]
-    pN2 = wk[9 * NCARDS:10 * NCARDS]
-    at = wk[10 * NCARDS:10 * NCARDS + 128]  # the top on a cell (read only where the mask says one is)
+    near2 = wk[NCARDS:2 * NCARDS]
+    S = wk[2 * NCARDS:3 * NCARDS]
+    N1 = wk[3 * NCARDS:4 * NCARDS]
+    cell_of = wk[4 * NCARDS:5 * NCARDS]
+    near1 = wk[5 * NCARDS:6 * NCARDS]
+    pS = wk[6 * NCARDS:7 * NCARDS]
+    pN2 = wk[7 * NCARDS:8 * NCARDS]
+    at = wk[8 * NCARDS:8 * NCARDS + 128]  # the top on a cell (read only where the mask says one is)
     occ0 = np.uint64(0)
     occ1 = np.uint64(0)
     x = tops
@@ -372,8 +343,6 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
         i = _lowest(x)
         x &= x - 1
         cell = (np.int64(_code(k0, k1, i)) - 1) >> 1
-        r[i] = cellrc[cell, 0]
-        c[i] = cellrc[cell, 1]
         cell_of[i] = cell
         at[cell] = i
         if cell < 64:
@@ -401,23 +370,19 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
     pending = 1 if FOX <= code <= TIGER and not calibrated else 0
     if calibrated:
         far = 0
-    radius = 2 if calibrated or pending == 1 or _next_to_prey(tops, far, shark, near1) else 1
-    if radius == 2:
-        if _near_prey(tops, movers, shark, r, c, 2) or not _far_prey(tops, r, c, 2):
-            return False
-    elif _next_to_prey(tops, movers, shark, near1) or not _eaters_apart(tops, near1):
+    radius = 2 if calibrated or pending == 1 or _reaches_prey(tops, far, shark, near1) else 1
+    if radius == 2 and not calibrated:
+        _gather_all(tops, cellrc, cell_of, 2, occ0, occ1, at, near2)
+    near = near1 if radius == 1 or calibrated else near2
+    if _reaches_prey(tops, movers, shark, near) or not _eaters_apart(tops, near):
         return False
     F, grew = _grow(tops, own, shark, S, N1, pS, pN2, near1, 0, False)
     layers = 0
     while layers < pending + _source_eats(tops, far, shark, S, N1, pS, pN2, F, layers > 0):
-        if layers == 0:
-            if radius == 1 and (_near_prey(tops, movers, shark, r, c, 2) or not _far_prey(tops, r, c, 2)):
+        if layers == 0 and radius == 1:
+            _gather_all(tops, cellrc, cell_of, 2, occ0, occ1, at, near2)
+            if _reaches_prey(tops, movers, shark, near2) or not _eaters_apart(tops, near2):
                 return False  # the refusals above, now that a far eat may come
-            x = tops
-            while x:
-                i = _lowest(x)
-                x &= x - 1
-                near2[i] = _gather(cellrc[cell_of[i], 2], cellrc[cell_of[i], 3], occ0, occ1, at)
         x = tops
         while x:
             i = _lowest(x)
