@@ -299,10 +299,11 @@ def _grow(tops, own, shark, S, N1, pS, pN2, near1, F, deep):
 
 
 @njit(**HOT)
-def _source_eats(tops, far, shark, S, N1, pS, pN2, F, deep):
-    """How many tops the Fox, Lynx and Tiger may still eat: each such eat allows one far eat."""
+def _prey_met(tops, cards, shark, S, N1, pS, pN2, F, deep):
+    """How many (card, prey) pairs of ``cards`` and tops they could eat by value may meet: for the
+    Fox, Lynx and Tiger, each such eat allows one far eat."""
     n = 0
-    x = tops & far
+    x = tops & cards
     while x:
         e = _lowest(x)
         x &= x - 1
@@ -378,7 +379,7 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
         return False
     F, grew = _grow(tops, own, shark, S, N1, pS, pN2, near1, 0, False)
     layers = 0
-    while layers < pending + _source_eats(tops, far, shark, S, N1, pS, pN2, F, layers > 0):
+    while layers < pending + _prey_met(tops, far, shark, S, N1, pS, pN2, F, layers > 0):
         if layers == 0 and radius == 1:
             _gather_all(tops, cellrc, cell_of, 2, occ0, occ1, at, near2)
             if _reaches_prey(tops, movers, shark, near2) or not _eaters_apart(tops, near2):
@@ -399,16 +400,8 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
         F, grew = _grow(tops, own, shark, S, N1, pS, pN2, near1, F, True)
         if not grew:
             break
-    x = tops & movers
-    while x:
-        m = _lowest(x)
-        x &= x - 1
-        prey = _prey(m, tops, shark)
-        while prey:
-            q = _lowest(prey)
-            prey &= prey - 1
-            if _meets(m, q, S, N1, pS, pN2, F, layers > 0):
-                return False
+    if _prey_met(tops, movers, shark, S, N1, pS, pN2, F, layers > 0):
+        return False  # a mover may eat, so its ability may act
     x = tops
     while x:
         t = _lowest(x)
