@@ -323,8 +323,9 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
     (see fci_solver.bound.Reach for why, in layers of far eats).
 
     movers: the cards whose ability moves or swaps any stack; own: those that move their own;
-    far: those whose eat sets a far effect (-1: the calibrated geometry, above).  S[c] (a card mask) holds the cards whose cells c's
-    stack may yet stand on: it moves only onto what it eats.  N1[c] is every card next to one of
+    far: those whose eat sets a far effect (-1: the geometry the difficulty tiers were calibrated
+    with, where every eat may reach distance 2).  S[c] (a card mask) holds the cards whose cells
+    c's stack may yet stand on: it moves only onto what it eats.  N1[c] is every card next to one of
     them; pS and pN2 are S and the cards within distance 2 of it in the layer below (one far eat
     fewer).  F: the cards that may go anywhere (an ``own`` mover that may eat, and whatever may
     eat such a card).
