@@ -262,7 +262,7 @@ def _meets(a, b, S, N1, pS, pN2, F, deep):
 
 
 @njit(**HOT)
-def _grow(tops, own, shark, S, N1, pS, pN2, near1, F, deep):
+def _grow(tops, own, shark, S, N1, N2, pS, pN2, F, deep):
     """Grow one layer's sets until nothing changes; returns (F, whether anything grew).  A card's
     sets depend only on its own and its prey's, all lower cards: one pass from the lowest card
     up.  A prey once met has given all it can (its sets are final), so only the prey not met yet
@@ -284,14 +284,12 @@ def _grow(tops, own, shark, S, N1, pS, pN2, near1, F, deep):
                     continue
                 apart &= ~(1 << q)
                 met = True
-                new = S[q] & ~S[e]
-                if new != 0:
-                    S[e] |= new
+                if S[q] & ~S[e]:
+                    # N1 and N2 are unions over S, so the union's are the unions of the parts'
+                    S[e] |= S[q]
+                    N1[e] |= N1[q]
+                    N2[e] |= N2[q]
                     grew = True
-                    while new:
-                        j = _lowest(new)
-                        new &= new - 1
-                        N1[e] |= near1[j]
                 if ((F >> e) & 1) == 0 and (((F >> q) & 1) != 0 or ((own >> e) & 1) != 0):
                     F |= 1 << e
                     grew = True
@@ -326,15 +324,15 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
     far: those whose eat sets a far effect (-1: the geometry the difficulty tiers were calibrated
     with, where every eat may reach distance 2).  S[c] (a card mask) holds the cards whose cells
     c's stack may yet stand on: it moves only onto what it eats.  N1[c] is every card next to one of
-    them; pS and pN2 are S and the cards within distance 2 of it in the layer below (one far eat
-    fewer).  F: the cards that may go anywhere (an ``own`` mover that may eat, and whatever may
-    eat such a card).
+    them, N2[c] (from the second layer on) every card within distance 2 of one; pS and pN2 are S
+    and N2 in the layer below (one far eat fewer).  F: the cards that may go anywhere (an ``own``
+    mover that may eat, and whatever may eat such a card).
     """
     near2 = wk[NCARDS:2 * NCARDS]
     S = wk[2 * NCARDS:3 * NCARDS]
     N1 = wk[3 * NCARDS:4 * NCARDS]
     cell_of = wk[4 * NCARDS:5 * NCARDS]
-    near1 = wk[5 * NCARDS:6 * NCARDS]
+    N2 = wk[5 * NCARDS:6 * NCARDS]
     pS = wk[6 * NCARDS:7 * NCARDS]
     pN2 = wk[7 * NCARDS:8 * NCARDS]
     at = wk[8 * NCARDS:8 * NCARDS + 128]  # the top on a cell (read only where the mask says one is)
@@ -361,10 +359,8 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
     while x:
         i = _lowest(x)
         x &= x - 1
-        m = _gather(cellrc[cell_of[i], w], cellrc[cell_of[i], w + 1], occ0, occ1, at)
-        near1[i] = m
+        N1[i] = _gather(cellrc[cell_of[i], w], cellrc[cell_of[i], w + 1], occ0, occ1, at)
         S[i] = 1 << i
-        N1[i] = m
     # cheap refusals first: a mover already within reach of its prey, or no top worth it.  A far
     # eat may come when a far effect is pending or a Fox, Lynx or Tiger is next to its prey, and
     # then eats reach distance 2
@@ -372,33 +368,40 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
     pending = 1 if FOX <= code <= TIGER and not calibrated else 0
     if calibrated:
         far = 0
-    radius = 2 if calibrated or pending == 1 or _reaches_prey(tops, far, shark, near1) else 1
+    radius = 2 if calibrated or pending == 1 or _reaches_prey(tops, far, shark, N1) else 1
     if radius == 2 and not calibrated:
         _gather_all(tops, cellrc, cell_of, 2, occ0, occ1, at, near2)
-    near = near1 if radius == 1 or calibrated else near2
+    near = N1 if radius == 1 or calibrated else near2
     if _reaches_prey(tops, movers, shark, near) or not _eaters_apart(tops, near):
         return False
-    F, grew = _grow(tops, own, shark, S, N1, pS, pN2, near1, 0, False)
+    # N2 is not read in the first layer: what the merges leave in it there is replaced below
+    F, grew = _grow(tops, own, shark, S, N1, N2, pS, pN2, 0, False)
     layers = 0
     while layers < pending + _prey_met(tops, far, shark, S, N1, pS, pN2, F, layers > 0):
-        if layers == 0 and radius == 1:
-            _gather_all(tops, cellrc, cell_of, 2, occ0, occ1, at, near2)
-            if _reaches_prey(tops, movers, shark, near2) or not _eaters_apart(tops, near2):
-                return False  # the refusals above, now that a far eat may come
+        if layers == 0:
+            if radius == 1:
+                _gather_all(tops, cellrc, cell_of, 2, occ0, occ1, at, near2)
+                if _reaches_prey(tops, movers, shark, near2) or not _eaters_apart(tops, near2):
+                    return False  # the refusals above, now that a far eat may come
+            x = tops
+            while x:
+                i = _lowest(x)
+                x &= x - 1
+                m = 0
+                y = S[i]
+                while y:
+                    j = _lowest(y)
+                    y &= y - 1
+                    m |= near2[j]
+                N2[i] = m
         x = tops
         while x:
             i = _lowest(x)
             x &= x - 1
             pS[i] = S[i]
-            m = 0
-            y = S[i]
-            while y:
-                j = _lowest(y)
-                y &= y - 1
-                m |= near2[j]
-            pN2[i] = m
+            pN2[i] = N2[i]
         layers += 1
-        F, grew = _grow(tops, own, shark, S, N1, pS, pN2, near1, F, True)
+        F, grew = _grow(tops, own, shark, S, N1, N2, pS, pN2, F, True)
         if not grew:
             break
     if _prey_met(tops, movers, shark, S, N1, pS, pN2, F, layers > 0):
