@@ -330,14 +330,15 @@ def search(
                             elif tv > v:
                                 v = tv
                         clb[j] = v
-                        if v < lo_b:
-                            lo_b = v
-                        if v > hi_b:
-                            hi_b = v
+                        if v < beta:  # the children the bound cuts are skipped where they stand
+                            if v < lo_b:
+                                lo_b = v
+                            if v > hi_b:
+                                hi_b = v
                     if hit >= 0:
                         ctl[8] += tt_store(tt, k0, k1, meta, hit | 256, min(kids, 255))
                         ret = hit
-                    elif (ctl[9] == 1 and (d < NEAR_DEPTH or kids <= NEAR_MAX)) or lo_b != hi_b:
+                    elif (ctl[9] == 1 and (d < NEAR_DEPTH or kids <= NEAR_MAX)) or lo_b < hi_b:
                         # the sort key goes into grp, which is not read again
                         if ctl[9] == 1 and (d < NEAR_DEPTH or kids <= NEAR_MAX):
                             # near-first: within one predator's turns, those leaving the tops
