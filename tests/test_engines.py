@@ -84,6 +84,41 @@ def test_game_end_from_the_key_with_the_shark_any_lower_neighbour():
     assert not _over_from_key(board("9 2", sea="shark"))
 
 
+def test_game_end_from_the_key_under_lion_only_one_below():
+    # the Lion's effect: a predator eats only the card one below it
+    from helpers import board
+
+    assert _over_from_key(board("9 7", pending="lion"))
+    assert not _over_from_key(board("9 8", pending="lion"))
+    assert not _over_from_key(board("9 7"))
+
+
+def test_game_end_from_the_key_under_bear_the_polar_bear_may_not_eat():
+    from helpers import board
+
+    assert _over_from_key(board("15 13", pending="bear"))
+    assert not _over_from_key(board("14 13", pending="bear"))
+    assert not _over_from_key(board("15 13"))
+
+
+def test_game_end_from_the_key_under_fox_and_tiger_the_diagonal():
+    # 9 and 7 touch only at a corner: out of reach, but for the Fox's and the Tiger's effects
+    from helpers import board
+
+    assert _over_from_key(board("9 .\n. 7"))
+    assert not _over_from_key(board("9 .\n. 7", pending="fox"))
+    assert not _over_from_key(board("9 .\n. 7", pending="tiger"))
+    assert _over_from_key(board("9 7", pending="fox"))  # the Fox's prey is on a diagonal only
+
+
+def test_game_end_from_the_key_with_the_shark_also_reads_cards_far_below():
+    # 12 and 0 are twelve apart: only the Shark eats so, and it reads every lower top
+    from helpers import board
+
+    assert _over_from_key(board("12 0 . 5"))
+    assert not _over_from_key(board("12 0 . 5", sea="shark"))
+
+
 @settings(max_examples=300, deadline=None)
 @given(positions())
 def test_same_lower_bound(pos):

@@ -78,8 +78,10 @@ def geometry(board: Board):
     cells = board.cells
     prey = np.full((8, n, 8), -1, np.int64)
     mid = np.full((8, n, 8), -1, np.int64)
-    # the same relation cell to cell: 0 out of reach, else 1 + the cell a lynx jumps over (or 0)
-    reach = np.zeros((8, n, n), np.int16)
+    # the same relation cell to cell: 0 out of reach, else 1 + the cell a lynx jumps over (or 0);
+    # then, in columns n and n + 1, the two-word mask of the cells reached without a jump (the
+    # game-end test reads a predator's reach as one mask)
+    reach = np.zeros((8, n, n + 2), np.int64)
     for code in range(8):
         effect = EFFECTS[code - 1] if code else None
         for i, (r, c) in enumerate(cells):
@@ -91,6 +93,10 @@ def geometry(board: Board):
                     if effect == "lynx":
                         mid[code, i, j] = board.index((r + dr // 2, c + dc // 2))
                         reach[code, i, board.index(t)] = 1 + mid[code, i, j]
+    masks = np.zeros((8, n, 2), np.uint64)
+    for code, i, j in zip(*np.nonzero(reach[:, :, :n] == 1)):
+        masks[code, i, j // 64] |= np.uint64(1 << (j % 64))
+    reach[:, :, n:] = masks.view(np.int64)
     maxd = board.n_rows + board.n_cols - 2
     bydist = np.zeros((n, n), np.int64)
     dstart = np.zeros((n, maxd + 3), np.int64)

@@ -337,12 +337,47 @@ def _eats(pos, stk, board, meta, k0, k1, ab, prey, mid, out_k0, out_k1, out_meta
 @njit(**HOT)
 def no_turn(k0, k1, meta, reach, pos):
     """Whether no eat (normal or Shark) exists, read from the key alone: with the Whale spent,
-    whether the game is over.  ``reach[effect, from, to]``: 0 when a predator on ``from`` cannot
-    reach ``to``, else 1 + the cell a lynx jumps over.  ``pos`` is scratch.
+    whether the game is over.  ``reach[effect, from, to]`` (``to`` < cells): 0 when a predator
+    on ``from`` cannot reach ``to``, else 1 + the cell a lynx jumps over; ``reach[effect, from,
+    cells:cells + 2]``: the two-word mask of the cells it reaches without a jump.  ``pos`` is
+    scratch.
 
     About half the states a solve meets are game ends, most with 6-9 stacks that no longer
     meet; telling them from the key costs less than decoding the board and generating nothing.
     """
+    n = reach.shape[1]
+    eff = (meta >> 2) & 7
+    if n > 64 or eff == LYNX:
+        return _no_turn_pairs(k0, k1, meta, reach, pos)
+    # One pass up the cards: each top is checked against the cells of the (at most three) tops
+    # just below it, and, with the Shark, of every lower top.  A card eats by value only 1-3
+    # lower (the Lion's effect: 1), so no pair of tops is looked at on its own.
+    shark = meta & 1
+    m1 = 0  # the cell bits of cards e-1, e-2, e-3 (0 when not on top)
+    m2 = 0
+    m3 = 0
+    lower = 0  # the cells of every lower top
+    for e in range(NCARDS):
+        code = _code(k0, k1, e)
+        bit = 0
+        if code != 0:
+            cell = (code - 1) >> 1
+            near = m1 if eff == LION else m1 | m2 | m3
+            if near != 0 and not (eff == BEAR and e == 15) and (reach[eff, cell, n] & near) != 0:
+                return False
+            if shark == 1 and (reach[0, cell, n] & lower) != 0:
+                return False
+            bit = 1 << cell
+        lower |= bit
+        m3 = m2
+        m2 = m1
+        m1 = bit
+    return True
+
+
+@njit(**HOT)
+def _no_turn_pairs(k0, k1, meta, reach, pos):
+    """:func:`no_turn` pair by pair, with the lynx's jumps and on boards of more than 64 cells."""
     tops = 0
     for i in range(NCARDS):
         code = _code(k0, k1, i)
