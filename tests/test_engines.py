@@ -362,6 +362,35 @@ def test_turns_of_many_positions_listed_at_once_as_one_at_a_time(many, limit):
     assert got == [dict(eng.turn_counts(key_of(p))) for p in many]
 
 
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 2), st.integers(0, 2), st.integers(0, 1)),
+                min_size=60, max_size=150))
+def test_turn_rows_grouped_as_numpy_sorts_them(rows):
+    # the listing's rows (position, next position) are sorted by position, then next position,
+    # ties kept in listing order: small runs by insertion, long ones (over 32 rows) by merging
+    import numpy as np
+
+    from fci_solver.bitboard import kernels as K
+
+    rows = sorted(rows, key=lambda r: r[0])  # the listing gives them position by position
+    par, k0, k1, meta = (np.array(c, t) for c, t in zip(zip(*rows), (np.int64, np.uint64, np.uint64, np.uint64)))
+    k0 <<= np.uint64(60)  # keys that differ in their top bits sort as unsigned words
+    order = np.empty(len(rows), np.int64)
+    K.group_rows(k0, k1, meta, par, len(rows), order, np.empty(len(rows), np.int64))
+    assert order.tolist() == np.lexsort((meta, k1, k0, par)).tolist()
+
+
+def test_first_seen_keeps_each_key_once_in_first_order():
+    import numpy as np
+
+    from fci_solver.bitboard import kernels as K
+
+    k0 = np.array([5, 3, 5, 3, 7, 5], np.uint64)
+    k1 = np.array([1, 1, 1, 2, 0, 1], np.uint64)
+    meta = np.array([0, 0, 0, 0, 0, 4], np.uint64)
+    assert K.first_seen(k0, k1, meta, 6).tolist() == [0, 1, 3, 4, 5]
+
+
 def test_a_key_map_keeps_every_value_as_it_grows():
     import numpy as np
 

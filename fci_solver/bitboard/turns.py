@@ -64,18 +64,21 @@ class TurnLister:
 
 def _group(positions: np.ndarray, first: int, buf, n: int) -> Turns:
     ck0, ck1, cmeta, cpar = (a[:n] for a in buf)
-    order = np.lexsort((cmeta, ck1, ck0, cpar))
+    # rows come position by position: each position's rows are sorted by next position (stably)
+    order = np.empty(n, np.int64)
+    K.group_rows(ck0, ck1, cmeta, cpar, n, order, np.empty(n, np.int64))
     par, k0, k1, meta = cpar[order] - first, ck0[order], ck1[order], cmeta[order]
     new = np.ones(n, bool)
     new[1:] = (par[1:] != par[:-1]) | (k0[1:] != k0[:-1]) | (k1[1:] != k1[:-1]) | (meta[1:] != meta[:-1])
     starts = np.flatnonzero(new)
     turns = np.diff(np.append(starts, n))
-    child = np.stack((k0[starts], k1[starts], meta[starts]), axis=1)
+    c0, c1, cm = k0[starts], k1[starts], meta[starts]
+    child = np.stack((c0, c1, cm), axis=1)
     # distinct next positions in the order first listed: siblings one after another share
     # subtrees in a search's table
-    _, idx = np.unique(child.view(np.dtype((np.void, 24))).ravel(), return_index=True)
-    # lexsort is stable: a pair's first row in sorted order is its first way to play
-    return Turns(positions, par[starts], child, turns, child[np.sort(idx)], order[starts])
+    seen = K.first_seen(c0, c1, cm, c0.shape[0])
+    # the sort is stable: a pair's first row in sorted order is its first way to play
+    return Turns(positions, par[starts], child, turns, child[seen], order[starts])
 
 
 def spans(parent: np.ndarray, n: int) -> list[int]:

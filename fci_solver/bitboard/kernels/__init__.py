@@ -138,7 +138,7 @@ from .perft import (  # noqa: F401, E402
     level_children,
     collect,
 )
-from .turns import list_turns  # noqa: F401, E402
+from .turns import first_seen, group_rows, list_turns  # noqa: F401, E402
 from .keymap import map_get, map_put, map_rehash  # noqa: F401, E402
 from .dag import (  # noqa: F401, E402
     _dag_put,

@@ -7,11 +7,13 @@ less than a call and a Python tuple for every turn.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .bound import WORK
 from .keys import HOT, NCARDS, PHASE_BIT
 from .movegen import gen_turns_into
+from .table import _hash
 
 
 @njit(**HOT)
@@ -49,3 +51,95 @@ def list_turns(pk0, pk1, pmeta, start, n, limit, ab, prey, mid, bydist, dstart, 
         i += 1
     got[0] = base
     return i
+
+
+@njit(**HOT)
+def _before(ck0, ck1, cmeta, a, b):
+    """Whether row a's next position sorts before row b's (as the tuple (k0, k1, meta))."""
+    if ck0[a] != ck0[b]:
+        return ck0[a] < ck0[b]
+    if ck1[a] != ck1[b]:
+        return ck1[a] < ck1[b]
+    return cmeta[a] < cmeta[b]
+
+
+@njit(**HOT)
+def _sort_run(ck0, ck1, cmeta, order, lo, hi, tmp):
+    """Sort ``order[lo:hi]`` (row indices) stably by next position: insertion for a few rows (most
+    positions), else a bottom-up merge through ``tmp`` (the Whale's turns: thousands)."""
+    if hi - lo <= 32:
+        for j in range(lo + 1, hi):
+            x = order[j]
+            i = j - 1
+            while i >= lo and _before(ck0, ck1, cmeta, x, order[i]):
+                order[i + 1] = order[i]
+                i -= 1
+            order[i + 1] = x
+        return
+    n = hi - lo
+    src = order[lo:hi]
+    dst = tmp[:n]
+    swapped = False
+    width = 1
+    while width < n:
+        s = 0
+        while s < n:
+            m = min(s + width, n)
+            e = min(s + 2 * width, n)
+            a = s
+            b = m
+            for o in range(s, e):
+                if a < m and (b >= e or not _before(ck0, ck1, cmeta, src[b], src[a])):
+                    dst[o] = src[a]
+                    a += 1
+                else:
+                    dst[o] = src[b]
+                    b += 1
+            s = e
+        src, dst = dst, src
+        swapped = not swapped
+        width *= 2
+    if swapped:
+        for o in range(n):
+            order[lo + o] = src[o]
+
+
+@njit(**HOT)
+def group_rows(ck0, ck1, cmeta, cpar, n, order, tmp):
+    """Row indices ``order[:n]`` by position, then by next position, ties in listing order (rows
+    come position by position); ``tmp`` is scratch of n words."""
+    for j in range(n):
+        order[j] = j
+    lo = 0
+    while lo < n:
+        hi = lo + 1
+        while hi < n and cpar[hi] == cpar[lo]:
+            hi += 1
+        _sort_run(ck0, ck1, cmeta, order, lo, hi, tmp)
+        lo = hi
+
+
+@njit(cache=True, nogil=True)
+def first_seen(k0, k1, meta, n):
+    """The indices of the first rows of ``k0, k1, meta`` (n of them) to hold each distinct key,
+    in row order (an open-addressed set over the slice)."""
+    size = 1 << 4
+    while size < 2 * n:
+        size <<= 1
+    mask = np.uint64(size - 1)
+    at = np.full(size, -1, np.int64)
+    out = np.empty(n, np.int64)
+    m = 0
+    for j in range(n):
+        i = _hash(k0[j], k1[j], meta[j]) & mask
+        while True:
+            r = at[i]
+            if r < 0:
+                at[i] = j
+                out[m] = j
+                m += 1
+                break
+            if k0[r] == k0[j] and k1[r] == k1[j] and meta[r] == meta[j]:
+                break
+            i = (i + np.uint64(1)) & mask
+    return out[:m]
