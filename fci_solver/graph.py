@@ -44,6 +44,16 @@ DEFAULT_MAX_NODES = 1_000_000
 LIST_RUN = 1 << 14  # ways to play listed by one kernel call (Ctrl-C is looked at once a position)
 
 
+def turn_order(G: nx.DiGraph) -> list[str]:
+    """The states with the most stacks first, a topological order: every turn eats, so a next
+    state has fewer stacks than its parent (a sort by the ``count`` attribute is several times
+    quicker than networkx's topological sort on the perfect-play graph's 172,000 states)."""
+    counts = dict(G.nodes(data="count"))
+    if None in counts.values():  # not a graph this module made
+        return list(nx.topological_sort(G))
+    return sorted(counts, key=counts.__getitem__, reverse=True)
+
+
 def node_id(key) -> str:
     return f"{key[0]:x}:{key[1]:x}:{key[2]:x}"
 
@@ -110,7 +120,7 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
         frontier = nxt_frontier
     for key in order:
         G.add_node(node_id(key), **node_attributes(start.board, key, depth[key]))
-    for n in reversed(list(nx.topological_sort(G))):
+    for n in reversed(turn_order(G)):
         succ = list(G.successors(n))
         G.nodes[n]["min_result"] = min((G.nodes[s]["min_result"] for s in succ), default=G.nodes[n]["count"])
     if labels:
@@ -244,7 +254,7 @@ def path_counts(G: nx.DiGraph, target: int = 3) -> dict:
     Two turns that lead to the same state are one step here; ``turn_sequences``
     counts every distinct action sequence (weighting each edge by its ``turns``).
     """
-    order = list(nx.topological_sort(G))
+    order = turn_order(G)
     games, wins, tgames, twins = {}, {}, {}, {}
     for n in reversed(order):
         nbrs = G.succ[n]
@@ -286,7 +296,7 @@ def critical_states(G: nx.DiGraph, target: int = 3) -> list[str]:
             a = idom[a]
         return a
 
-    for n in nx.topological_sort(G):
+    for n in turn_order(G):
         if n != r and G.nodes[n]["min_result"] <= target:
             d = reduce(meet, G.pred[n])
             idom[n], level[n] = d, level[d] + 1
@@ -327,7 +337,7 @@ def by_depth(G: nx.DiGraph, target: int = 3) -> list[dict]:
 def random_play_win_chance(G: nx.DiGraph, target: int = 3, start: str | None = None) -> Fraction:
     """Exact chance that a player picking uniformly among legal turns at every step ends with <= target."""
     p = {}
-    for n in reversed(list(nx.topological_sort(G))):
+    for n in reversed(turn_order(G)):
         nbrs = G.succ[n]
         if not nbrs:
             p[n] = Fraction(1 if G.nodes[n]["count"] <= target else 0)
@@ -350,7 +360,7 @@ def line_lengths(G: nx.DiGraph, target: int = 3) -> tuple[int, int] | None:
     if not wins:
         return None
     lo, hi = {}, {}
-    for n in reversed(list(nx.topological_sort(G))):
+    for n in reversed(turn_order(G)):
         nbrs = G.succ[n]
         if not nbrs:
             if n in wins:

@@ -63,6 +63,16 @@ def test_path_counts_and_critical_states_match_brute_force(pos):
     assert G.nodes[g.root(G)]["min_result"] == min(n for _, n in games)
 
 
+@pytest.mark.parametrize("pos", SMALL)
+def test_states_by_stacks_left_are_a_topological_order(pos):
+    # every turn eats, so a next state has fewer stacks than the state before it
+    G = g.build_graph(pos, CARDS, labels=False)
+    at = {n: i for i, n in enumerate(g.turn_order(G))}
+    assert len(at) == G.number_of_nodes() and all(at[a] < at[b] for a, b in G.edges)
+    plain = nx.DiGraph([("c", "b"), ("b", "a")])  # no counts: networkx's order
+    assert g.turn_order(plain) == ["c", "b", "a"]
+
+
 def test_random_play_chance_on_a_hand_counted_position():
     # 4 3 2 on a row, margin 0, plain rules. 4 eats 3 and lands next to 2, then eats it: 1 left.
     # 3 eats 2 and lands away from 4: 2 left. Two first turns, one wins.
