@@ -2,7 +2,9 @@
 
 The perfect-play graph lists the next positions of every position it holds (172,000 for an
 expert puzzle, a hundred turns each): one call for a run of positions, into flat arrays, costs
-less than a call and a Python tuple for every turn.
+less than a call and a Python tuple for every turn.  The rows are then sorted position by position
+and their distinct next positions picked out here too (numpy's lexsort and unique over a slice
+cost the graph's main thread 2.4 times as much).
 """
 
 from __future__ import annotations
