@@ -95,7 +95,7 @@ def geometry(board: Board):
                         reach[code, i, board.index(t)] = 1 + mid[code, i, j]
     masks = np.zeros((8, n, 2), np.uint64)
     for code, i, j in zip(*np.nonzero(reach[:, :, :n] == 1)):
-        masks[code, i, j // 64] |= np.uint64(1 << (j % 64))
+        masks[code, i, j // 64] |= np.uint64(1) << np.uint64(j % 64)
     reach[:, :, n:] = masks.view(np.int64)
     maxd = board.n_rows + board.n_cols - 2
     bydist = np.zeros((n, n), np.int64)
