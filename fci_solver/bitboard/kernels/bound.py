@@ -360,8 +360,8 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
     with, where every eat may reach distance 2).  S[c] holds the cells c's stack may yet stand on
     (as the cards on them, or as cells on a board of at most 64): it moves only onto what it eats.
     N1[c] is what is next to one of them, N2[c] what is within distance 2 of one (in the same
-    terms); pS and pN2 are S and N2 in the layer below (one far eat fewer).  F: the cards that may go anywhere (an ``own``
-    mover that may eat, and whatever may eat such a card).
+    terms); pS and pN2 are S and N2 in the layer below (one far eat fewer).  F: the cards that
+    may go anywhere (an ``own`` mover that may eat, and whatever may eat such a card).
     """
     cb = wk[NCARDS:2 * NCARDS]
     S = wk[2 * NCARDS:3 * NCARDS]
