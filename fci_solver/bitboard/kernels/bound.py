@@ -138,6 +138,13 @@ def _stuck_without(r, st, u, wk, plain):
     return st
 
 
+# The geometry's helpers take the card sets as up to five arrays, and numba passes each array
+# argument as seven words: called per top and per layer, the calls cost more than their bit
+# operations.  Inlined into _still (numba's own inlining, before LLVM's) the full bound took 239
+# -> 211 ns and the capped expert graph 17.3-17.5 -> 14.2-14.5 s, for 1.2 s more of a cold compile
+# (benchmarks/RESULTS.md).
+SET_HELPER = dict(HOT, inline="always")
+
 DISCARD_DEPTH = 3
 WORK = NCARDS + 256  # scratch space of the bound: eaters per card, then the discard search's
 # stack of 4 x 64 words (or, before it, the reach sets of _still, its cells and the tops by cell)
@@ -216,7 +223,7 @@ def _on(cards, cb, cellwise):
     return m
 
 
-@njit(**HOT)
+@njit(**SET_HELPER)
 def _reaches_prey(tops, cards, shark, near, cb, cellwise):
     """Whether one of ``cards`` has a top it could eat by value among ``near`` (per top, what is
     within reach of it): it may eat, so its ability may act."""
@@ -229,7 +236,7 @@ def _reaches_prey(tops, cards, shark, near, cb, cellwise):
     return False
 
 
-@njit(**HOT)
+@njit(**SET_HELPER)
 def _eaters_apart(tops, near, cb, cellwise):
     """Whether some top has cards above it that could eat it by value but none among ``near`` (per
     top, what is within reach of it): only then is the reach analysis worth its cost."""
@@ -296,7 +303,7 @@ def _meets(a, b, S, N1, pS, pN2, F, deep):
     return (((F >> a) | (F >> b)) & 1) != 0 or (N1[a] & S[b]) != 0 or (deep and (pN2[a] & pS[b]) != 0)
 
 
-@njit(**HOT)
+@njit(**SET_HELPER)
 def _grow(tops, own, shark, S, N1, N2, pS, pN2, F, deep):
     """Grow one layer's sets until nothing changes; returns (F, whether anything grew).  A card's
     sets depend only on its own and its prey's, all lower cards: one pass from the lowest card
@@ -331,7 +338,7 @@ def _grow(tops, own, shark, S, N1, N2, pS, pN2, F, deep):
     return F, grew
 
 
-@njit(**HOT)
+@njit(**SET_HELPER)
 def _prey_met(tops, cards, shark, S, N1, pS, pN2, F, deep):
     """How many (card, prey) pairs of ``cards`` and tops they could eat by value may meet: for the
     Fox, Lynx and Tiger, each such eat allows one far eat."""
