@@ -20,6 +20,11 @@ from .keys import (
     _lowest, decode,
 )
 
+# The steps of one eat take a dozen arrays, and numba passes each array argument as seven words:
+# run once per eat, those calls cost more than the steps.  Inlined into _eats (numba's own
+# inlining) generating a refutation region's children took 0.52 -> 0.32 us a state, with no
+# longer a cold compile; inlining _ability too cost minutes of compiling (benchmarks/RESULTS.md).
+PER_EAT = dict(HOT, inline="always")
 COUNT_LIMIT = 1024  # a skipped eat's children are counted up to this: the search compares counts with 256
 
 
@@ -221,7 +226,7 @@ def _ability_count(p, pos, board, ab, bydist, dstart, maxd, limit, once):
     return n if n > 0 else 1
 
 
-@njit(**HOT)
+@njit(**PER_EAT)
 def _after_eat(p, pos, stk, board, nxt, racc, k0, k1, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
                beta, cmask, cellrc, wk, skip, once):
     """Step 3 onwards once p has eaten.  A move or a swap changes no top, so all the children of a
@@ -242,7 +247,7 @@ def _after_eat(p, pos, stk, board, nxt, racc, k0, k1, ab, out_k0, out_k1, out_me
                     once)
 
 
-@njit(**HOT)
+@njit(**PER_EAT)
 def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, k0, k1, ab, out_k0, out_k1, out_meta, n, cap, bydist,
               dstart, maxd, beta, cmask, cellrc, wk, skip, once):
     """Predator p eats prey q, then its ability and what follows; the arrays are restored
