@@ -65,10 +65,11 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, level, beta):
         n = _popcount(st & stacked) + (loose if loose > 0 else 0) - less
         if level == 0 or n >= beta:
             return n if n > 1 else 1  # (builtin max and min are calls here, not inlined)
-    n = _fewest_stuck(tops, stacked, discards, wk, True)
-    if level == 2 and n < _popcount(tops) and (meta & 2) == 0 and _still(k0, k1, meta, tops, cmask[1] & ~cmask[2], cmask[2], cmask[3], shark, cellrc, wk):
-        n = _fewest_stuck(tops, stacked, discards, wk, False)
-    n -= less
+    # the tops stuck by geometry include those stuck by value alone: where the geometry applies,
+    # one discard search over its eaters is the bound (not one by value first, then this)
+    geometry = level == 2 and (meta & 2) == 0 and _still(k0, k1, meta, tops, cmask[1] & ~cmask[2], cmask[2],
+                                                         cmask[3], shark, cellrc, wk)
+    n = _fewest_stuck(tops, stacked, discards, wk, not geometry) - less
     return n if n > 1 else 1
 
 
