@@ -8,6 +8,13 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .keys import FOX, HOT, INF, NCARDS, RACCOON, TIGER, _code, _lowest, _popcount, tops_of
 
+# The bound's helpers take up to five arrays (the geometry's card sets, the scratch), and numba
+# passes each array argument as seven words: called per top and per layer, the calls cost more
+# than their bit operations.  Inlined by numba itself (before LLVM, which left them as calls): the
+# geometry's into _still, 239 -> 211 ns a full bound; the discard search's into _bound, another 5%
+# of settling; about a second more of a cold compile (benchmarks/RESULTS.md).
+INLINED = dict(HOT, inline="always")
+
 
 @njit(**HOT)
 def lower_bound(k0, k1, meta, cmask, cellrc, wk):
@@ -107,7 +114,7 @@ def _stuck_plain(r):
     return r & ~((r >> 1) | (r >> 2) | (r >> 3))
 
 
-@njit(**HOT)
+@njit(**INLINED)
 def _stuck(r, wk, plain):
     """Tops of ``r`` that no top of ``r`` can eat: one 1-3 above (``plain``), or, if not, one
     of wk[t], the cards that may ever eat t."""
@@ -123,7 +130,7 @@ def _stuck(r, wk, plain):
     return st
 
 
-@njit(**HOT)
+@njit(**INLINED)
 def _stuck_without(r, st, u, wk, plain):
     """The stuck tops of ``r`` (the tops of ``st``'s position without ``u``): only the tops ``u``
     could eat, 1-3 below it, may have lost their last eater."""
@@ -139,19 +146,12 @@ def _stuck_without(r, st, u, wk, plain):
     return st
 
 
-# The geometry's helpers take the card sets as up to five arrays, and numba passes each array
-# argument as seven words: called per top and per layer, the calls cost more than their bit
-# operations.  Inlined into _still (numba's own inlining, before LLVM's) the full bound took 239
-# -> 211 ns and the capped expert graph 17.3-17.5 -> 14.2-14.5 s, for 1.2 s more of a cold compile
-# (benchmarks/RESULTS.md).
-SET_HELPER = dict(HOT, inline="always")
-
 DISCARD_DEPTH = 3
 WORK = NCARDS + 256  # scratch space of the bound: eaters per card, then the discard search's
 # stack of 4 x 64 words (or, before it, the reach sets of _still, its cells and the tops by cell)
 
 
-@njit(**HOT)
+@njit(**INLINED)
 def _fewest_stuck(tops, stacked, discards, wk, plain):
     """The fewest stuck tops left after discarding at most ``discards`` unstacked tops.
 
@@ -224,7 +224,7 @@ def _on(cards, cb, cellwise):
     return m
 
 
-@njit(**SET_HELPER)
+@njit(**INLINED)
 def _reaches_prey(tops, cards, shark, near, cb, cellwise):
     """Whether one of ``cards`` has a top it could eat by value among ``near`` (per top, what is
     within reach of it): it may eat, so its ability may act."""
@@ -237,7 +237,7 @@ def _reaches_prey(tops, cards, shark, near, cb, cellwise):
     return False
 
 
-@njit(**SET_HELPER)
+@njit(**INLINED)
 def _eaters_apart(tops, near, cb, cellwise):
     """Whether some top has cards above it that could eat it by value but none among ``near`` (per
     top, what is within reach of it): only then is the reach analysis worth its cost."""
@@ -304,7 +304,7 @@ def _meets(a, b, S, N1, pS, pN2, F, deep):
     return (((F >> a) | (F >> b)) & 1) != 0 or (N1[a] & S[b]) != 0 or (deep and (pN2[a] & pS[b]) != 0)
 
 
-@njit(**SET_HELPER)
+@njit(**INLINED)
 def _grow(tops, own, shark, S, N1, N2, pS, pN2, F, deep):
     """Grow one layer's sets until nothing changes; returns (F, whether anything grew).  A card's
     sets depend only on its own and its prey's, all lower cards: one pass from the lowest card
@@ -339,7 +339,7 @@ def _grow(tops, own, shark, S, N1, N2, pS, pN2, F, deep):
     return F, grew
 
 
-@njit(**SET_HELPER)
+@njit(**INLINED)
 def _prey_met(tops, cards, shark, S, N1, pS, pN2, F, deep):
     """How many (card, prey) pairs of ``cards`` and tops they could eat by value may meet: for the
     Fox, Lynx and Tiger, each such eat allows one far eat."""
