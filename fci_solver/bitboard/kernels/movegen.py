@@ -20,11 +20,12 @@ from .keys import (
     _lowest, decode,
 )
 
-# The steps of one eat take a dozen arrays, and numba passes each array argument as seven words:
-# run once per eat, those calls cost more than the steps.  Inlined into _eats (numba's own
-# inlining) generating a refutation region's children took 0.52 -> 0.32 us a state, with no
-# longer a cold compile; inlining _ability too cost minutes of compiling (benchmarks/RESULTS.md).
-PER_EAT = dict(HOT, inline="always")
+# An eat's steps take a dozen arrays, a node's eats twenty, and numba passes each array argument
+# as seven words: those calls cost more than the steps.  Inlined by numba itself (_eat_then and
+# _after_eat into _eats, _eats into gen_children_below), generating a refutation region's
+# children took 0.52 -> 0.32 us a state and settling 7% less, for about 5 s more of a cold
+# compile; inlining _ability too cost minutes of compiling (benchmarks/RESULTS.md).
+INLINED = dict(HOT, inline="always")
 COUNT_LIMIT = 1024  # a skipped eat's children are counted up to this: the search compares counts with 256
 
 
@@ -226,7 +227,7 @@ def _ability_count(p, pos, board, ab, bydist, dstart, maxd, limit, once):
     return n if n > 0 else 1
 
 
-@njit(**PER_EAT)
+@njit(**INLINED)
 def _after_eat(p, pos, stk, board, nxt, racc, k0, k1, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
                beta, cmask, cellrc, wk, skip, once):
     """Step 3 onwards once p has eaten.  A move or a swap changes no top, so all the children of a
@@ -247,7 +248,7 @@ def _after_eat(p, pos, stk, board, nxt, racc, k0, k1, ab, out_k0, out_k1, out_me
                     once)
 
 
-@njit(**PER_EAT)
+@njit(**INLINED)
 def _eat_then(p, q, cp, cq, caiman, nxt, racc, pos, stk, board, k0, k1, ab, out_k0, out_k1, out_meta, n, cap, bydist,
               dstart, maxd, beta, cmask, cellrc, wk, skip, once):
     """Predator p eats prey q, then its ability and what follows; the arrays are restored
@@ -286,7 +287,7 @@ def _shared_bound(out_lb, n0, n, cap, beta, skip):
     return n
 
 
-@njit(**HOT)
+@njit(**INLINED)
 def _eats(pos, stk, board, meta, k0, k1, ab, prey, mid, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd, grp,
           beta, cmask, cellrc, wk, skip, out_lb, once):
     """Step 2 onwards: every eat (normal and Shark) and what follows it.  When ``grp`` is not
