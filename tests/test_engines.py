@@ -877,6 +877,27 @@ def test_the_kernel_cache_is_dropped_when_any_kernel_source_changes(tmp_path):
     assert not (cache / "dfs.search-89.py311.nbi").exists()
 
 
+def test_the_stale_kernel_cache_is_found_under_numba_cache_dir(tmp_path, monkeypatch):
+    # with NUMBA_CACHE_DIR set numba keeps the kernels there, not beside the sources: a guard that
+    # looked only beside them let an edited bound run with a search compiled before the edit
+    from numba.core import config
+    from fci_solver.bitboard.kernels.cache import cache_folder, drop_stale_cache
+
+    src = tmp_path / "kernels"
+    src.mkdir()
+    (src / "bound.py").write_text("A = 1\n")
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "numba-cache"))
+    cache = cache_folder(src)
+    assert cache.is_relative_to(tmp_path / "numba-cache") and cache.name.startswith("kernels_")
+    assert drop_stale_cache(src)
+    (cache / "dfs.search-89.py311.nbi").write_text("compiled")
+    assert not drop_stale_cache(src)
+    (src / "bound.py").write_text("A = 2\n")
+    assert drop_stale_cache(src)
+    assert not (cache / "dfs.search-89.py311.nbi").exists()
+    assert not (src / "__pycache__").exists()
+
+
 def test_the_line_a_search_proved_is_read_back_from_the_table():
     # the search stores the line that reaches its value; the Python side finds it there (a
     # kernel and a lookup compiled from different table code would not), so the principal line

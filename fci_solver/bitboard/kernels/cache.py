@@ -24,10 +24,22 @@ def digest(folder: Path) -> str:
     return h.hexdigest()
 
 
+def cache_folder(folder: Path) -> Path:
+    """Where numba keeps the compiled kernels of the sources in ``folder``: beside them, or under
+    ``NUMBA_CACHE_DIR`` when it is set (in a subfolder named after their folder's path)."""
+    from numba.core import config
+    from numba.core.caching import UserProvidedCacheLocator
+
+    if config.CACHE_DIR:
+        return Path(config.CACHE_DIR) / UserProvidedCacheLocator.get_suitable_cache_subpath(str(folder / "x.py"))
+    return folder / "__pycache__"
+
+
 def drop_stale_cache(folder: Path) -> bool:
-    """Delete the compiled kernels in ``folder/__pycache__`` if the sources changed since they were
-    compiled; returns whether it did.  Errors (a read-only install) leave the cache alone."""
-    cache = folder / "__pycache__"
+    """Delete the compiled kernels of ``folder`` (see :func:`cache_folder`) if the sources changed
+    since they were compiled; returns whether it did.  Errors (a read-only install) leave the
+    cache alone."""
+    cache = cache_folder(folder)
     stamp = cache / STAMP
     now = digest(folder)
     try:
@@ -36,7 +48,7 @@ def drop_stale_cache(folder: Path) -> bool:
     except OSError:
         pass
     try:
-        cache.mkdir(exist_ok=True)
+        cache.mkdir(parents=True, exist_ok=True)
         for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
             f.unlink(missing_ok=True)
         stamp.write_text(now)
