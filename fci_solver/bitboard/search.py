@@ -252,8 +252,8 @@ def load_search_kernels(notice=None) -> float:
     """Compile (first run) or load from numba's cache every kernel a solve uses, once per process.
 
     ``notice()`` is called if this takes longer than 1.5 s (loading takes 0.2-0.3 s, a cold compile
-    about 40 s), so a person is told why the first command is slow.  Returns the seconds spent now; the total
-    is in :data:`compile_seconds`, kept out of every search's own seconds.
+    about 40 s), so a person is told why the first command is slow.  Returns the seconds spent
+    now; the total is in :data:`compile_seconds`, kept out of every search's own seconds.
     """
     global compile_seconds
     if _loaded.is_set():

@@ -6,14 +6,12 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .keys import FOX, HOT, INF, NCARDS, RACCOON, TIGER, _code, _lowest, _popcount, tops_of
+from .keys import FOX, HOT, INF, INLINED, NCARDS, RACCOON, TIGER, _code, _lowest, _popcount, tops_of
 
-# The bound's helpers take up to five arrays (the geometry's card sets, the scratch), and numba
-# passes each array argument as seven words: called per top and per layer, the calls cost more
-# than their bit operations.  Inlined by numba itself (before LLVM, which left them as calls): the
-# geometry's into _still, 239 -> 211 ns a full bound; the discard search's into _bound, another 5%
-# of settling; about a second more of a cold compile (benchmarks/RESULTS.md).
-INLINED = dict(HOT, inline="always")
+# The bound's helpers take up to five arrays (the geometry's card sets, the scratch) and run per
+# top and per layer: as calls they cost more than their bit operations.  Inlined (INLINED): the
+# geometry's into _still, 239 -> 211 ns a full bound; the discard search's into _bound, a few
+# percent of settling more; about a second more of a cold compile (benchmarks/RESULTS.md).
 
 
 @njit(**HOT)

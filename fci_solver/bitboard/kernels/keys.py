@@ -34,6 +34,9 @@ BIG = 1 << 20
 # batch ran in 44% less time without them (benchmarks/RESULTS.md, code of 0fb5e71).  Such a
 # kernel cannot create arrays: it only reads and writes the ones it is given.
 HOT = dict(cache=True, nogil=True, _nrt=False)
+# A helper numba inlines into its callers itself (LLVM leaves calls with many array arguments
+# as calls, and each array argument is seven words): kernels/bound.py and movegen.py say which.
+INLINED = dict(HOT, inline="always")
 
 
 @njit(**HOT)

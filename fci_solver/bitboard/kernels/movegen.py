@@ -16,16 +16,15 @@ from numba import njit
 
 from .bound import discard_bound
 from .keys import (
-    AB_DISCARD, AB_MOVE, AB_SWAP, BEAR, CAIMAN, HOT, INF, LION, LYNX, NCARDS, PHASE_BIT, RACCOON, _code,
+    AB_DISCARD, AB_MOVE, AB_SWAP, BEAR, CAIMAN, HOT, INF, INLINED, LION, LYNX, NCARDS, PHASE_BIT, RACCOON, _code,
     _lowest, decode,
 )
 
-# An eat's steps take a dozen arrays, a node's eats twenty, and numba passes each array argument
-# as seven words: those calls cost more than the steps.  Inlined by numba itself (_eat_then and
-# _after_eat into _eats, _eats into gen_children_below), generating a refutation region's
-# children took 0.52 -> 0.32 us a state and settling 7% less, for about 5 s more of a cold
-# compile; inlining _ability too cost minutes of compiling (benchmarks/RESULTS.md).
-INLINED = dict(HOT, inline="always")
+# An eat's steps take a dozen arrays and a node's eats twenty: as calls they cost more than the
+# steps.  Inlined (INLINED: _eat_then and _after_eat into _eats, _eats into gen_children_below),
+# generating a refutation region's children took 0.52 -> 0.32 us a state and settling 7% less,
+# for about 5 s more of a cold compile; inlining _ability too cost minutes of compiling
+# (benchmarks/RESULTS.md).
 COUNT_LIMIT = 1024  # a skipped eat's children are counted up to this: the search compares counts with 256
 
 
