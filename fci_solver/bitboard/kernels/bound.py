@@ -303,11 +303,13 @@ def _meets(a, b, S, N1, pS, pN2, F, deep):
 
 
 @njit(**INLINED)
-def _grow(tops, own, shark, S, N1, N2, pS, pN2, F, deep):
+def _grow(tops, own, shark, S, N1, N2, pS, pN2, F, deep, M):
     """Grow one layer's sets until nothing changes; returns (F, whether anything grew).  A card's
     sets depend only on its own and its prey's, all lower cards: one pass from the lowest card
     up.  A prey once met has given all it can (its sets are final), so only the prey not met yet
-    are looked at again, until none more meets."""
+    are looked at again, until none more meets.  M[e] becomes the prey ``e`` may meet: final once
+    ``e`` is done (its sets and place in F depend on lower cards only), so the questions asked of
+    the layer afterwards are answered from M, not by meeting each pair again."""
     grew = False
     x = tops
     while x:
@@ -334,24 +336,20 @@ def _grow(tops, own, shark, S, N1, N2, pS, pN2, F, deep):
                 if ((F >> e) & 1) == 0 and (((F >> q) & 1) != 0 or ((own >> e) & 1) != 0):
                     F |= 1 << e
                     grew = True
+        M[e] = _prey(e, tops, shark) & ~apart
     return F, grew
 
 
 @njit(**INLINED)
-def _prey_met(tops, cards, shark, S, N1, pS, pN2, F, deep):
-    """How many (card, prey) pairs of ``cards`` and tops they could eat by value may meet: for the
-    Fox, Lynx and Tiger, each such eat allows one far eat."""
+def _prey_met(tops, cards, M):
+    """How many (card, prey) pairs of ``cards`` and tops they could eat by value may meet (M, from
+    _grow): for the Fox, Lynx and Tiger, each such eat allows one far eat."""
     n = 0
     x = tops & cards
     while x:
         e = _lowest(x)
         x &= x - 1
-        prey = _prey(e, tops, shark)
-        while prey:
-            q = _lowest(prey)
-            prey &= prey - 1
-            if _meets(e, q, S, N1, pS, pN2, F, deep):
-                n += 1
+        n += _popcount(M[e])
     return n
 
 
@@ -375,6 +373,7 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
     N2 = wk[5 * NCARDS:6 * NCARDS]
     pS = wk[6 * NCARDS:7 * NCARDS]
     pN2 = wk[7 * NCARDS:8 * NCARDS]
+    M = wk[4 * NCARDS:5 * NCARDS]  # the prey each card may meet (_place_tops is done with these words first)
     # far < 0: the geometry the difficulty tiers were calibrated with, where any eat may reach
     # distance 2 (one layer, "next to" read as within 2)
     calibrated = far < 0
@@ -406,9 +405,9 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
     near = N1 if radius == 1 or calibrated else N2
     if _reaches_prey(tops, movers, shark, near, cb, cellwise) or not _eaters_apart(tops, near, cb, cellwise):
         return False
-    F, grew = _grow(tops, own, shark, S, N1, N2, pS, pN2, 0, False)
+    F, grew = _grow(tops, own, shark, S, N1, N2, pS, pN2, 0, False, M)
     layers = 0
-    while layers < pending + _prey_met(tops, far, shark, S, N1, pS, pN2, F, layers > 0):
+    while layers < pending + _prey_met(tops, far, M):
         if layers == 0 and radius == 1 and (_reaches_prey(tops, movers, shark, N2, cb, cellwise)
                                             or not _eaters_apart(tops, N2, cb, cellwise)):
             return False  # the refusals above, now that a far eat may come
@@ -419,21 +418,24 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
             pS[i] = S[i]
             pN2[i] = N2[i]
         layers += 1
-        F, grew = _grow(tops, own, shark, S, N1, N2, pS, pN2, F, True)
+        F, grew = _grow(tops, own, shark, S, N1, N2, pS, pN2, F, True, M)
         if not grew:
             break
-    if _prey_met(tops, movers, shark, S, N1, pS, pN2, F, layers > 0):
+    if _prey_met(tops, movers, M):
         return False  # a mover may eat, so its ability may act
+    # each top's eaters: the cards 1-3 above it that may meet it
     x = tops
     while x:
         t = _lowest(x)
         x &= x - 1
-        eat = tops & (7 << (t + 1))
-        e_ok = 0
-        while eat:
-            e = _lowest(eat)
-            eat &= eat - 1
-            if _meets(e, t, S, N1, pS, pN2, F, layers > 0):
-                e_ok |= 1 << e
-        wk[t] = e_ok
+        wk[t] = 0
+    x = tops
+    while x:
+        e = _lowest(x)
+        x &= x - 1
+        y = M[e] & (7 << (e - 3) if e >= 3 else (1 << e) - 1)
+        while y:
+            t = _lowest(y)
+            y &= y - 1
+            wk[t] |= 1 << e
     return True
