@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from fractions import Fraction
-from functools import lru_cache, reduce
+from functools import lru_cache
 from math import lcm
 
 import networkx as nx
@@ -37,6 +37,7 @@ import numpy as np
 from .cards import CardTable, standard_cards
 from .errors import FciError
 from .interrupt import check as check_interrupt
+from .layered import Layered, common_chain, dominator_chains, path_sums
 from .position import Position, sea_list
 from . import rules
 
@@ -248,64 +249,40 @@ def counts(G: nx.DiGraph, target: int = 3) -> dict:
     }
 
 
-def path_counts(G: nx.DiGraph, target: int = 3) -> dict:
+def path_counts(G: nx.DiGraph, target: int = 3, layered: Layered | None = None) -> dict:
     """Distinct state sequences from the start: to a win, and complete games in all.
 
     Two turns that lead to the same state are one step here; ``turn_sequences``
     counts every distinct action sequence (weighting each edge by its ``turns``).
+    ``layered`` is the graph as :meth:`Layered.of` gives it, when the caller has it already.
     """
-    order = turn_order(G)
-    games, wins, tgames, twins = {}, {}, {}, {}
-    for n in reversed(order):
-        nbrs = G.succ[n]
-        if not nbrs:
-            games[n] = tgames[n] = 1
-            wins[n] = twins[n] = 1 if G.nodes[n]["count"] <= target else 0
-            continue
-        # one pass over (successor, edge data): a lookup per edge (G.edges[n, s]) cost more than the sums
-        a = b = c = e = 0
-        for s, d in nbrs.items():
-            t = d["turns"]
-            a += games[s]
-            b += wins[s]
-            c += t * tgames[s]
-            e += t * twins[s]
-        games[n], wins[n], tgames[n], twins[n] = a, b, c, e
-    r = root(G)
-    return {"winning_lines": wins[r], "complete_games": games[r], "winning_turn_sequences": twins[r], "turn_sequences": tgames[r]}
+    a = layered or Layered.of(G)
+    ones = np.ones(len(a), np.int64)
+    won = np.array([G.nodes[n]["count"] <= target for n in a.nodes], np.int64)
+    r = a.index[root(G)]
+    games, wins = path_sums(a, ones, False)[r], path_sums(a, won, False)[r]
+    tgames, twins = path_sums(a, ones, True)[r], path_sums(a, won, True)[r]
+    return {"winning_lines": int(wins), "complete_games": int(games), "winning_turn_sequences": int(twins),
+            "turn_sequences": int(tgames)}
 
 
-def critical_states(G: nx.DiGraph, target: int = 3) -> list[str]:
+def critical_states(G: nx.DiGraph, target: int = 3, layered: Layered | None = None) -> list[str]:
     """States that every winning line passes through (dominators of the winning terminals), start first.
 
-    The graph is acyclic (every turn eats), so each state's immediate dominator is where the
-    dominator-tree paths of all its predecessors meet, worked out in one pass in topological
-    order; every predecessor of a state that can still win can win too, so the states that cannot
-    are left out without a subgraph (a copy of the perfect-play graph cost more than the rest of
-    its analyses)."""
-    wins = winning_terminals(G, target)
-    if not wins:
+    The graph is acyclic (every turn eats), so each state's dominators are those its
+    predecessors share, worked out layer by layer (:func:`.layered.dominator_chains`); every
+    predecessor of a state that can still win can win too, so the states that cannot are left
+    out without a subgraph (a copy of the perfect-play graph cost more than the rest of its
+    analyses)."""
+    a = layered or Layered.of(G)
+    ends = a.ends()
+    count = np.array([G.nodes[a.nodes[i]]["count"] for i in ends], np.int64)
+    wins = ends[count <= target]
+    if not len(wins):
         return []
-    r = root(G)
-    idom, level = {r: r}, {r: 0}
-
-    def meet(a, b):
-        while a != b:
-            if level[a] < level[b]:
-                a, b = b, a
-            a = idom[a]
-        return a
-
-    for n in turn_order(G):
-        if n != r and G.nodes[n]["min_result"] <= target:
-            d = reduce(meet, G.pred[n])
-            idom[n], level[n] = d, level[d] + 1
-    n = reduce(meet, wins)
-    chain = [n]
-    while n != r:
-        n = idom[n]
-        chain.append(n)
-    return list(reversed(chain))
+    keep = np.array([G.nodes[n]["min_result"] <= target for n in a.nodes])
+    chain = common_chain(dominator_chains(a, keep)[wins])[0]
+    return [a.nodes[i] for i in chain[chain >= 0]]
 
 
 def only_move_states(G: nx.DiGraph, target: int = 3) -> list[str]:

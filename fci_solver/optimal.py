@@ -15,8 +15,10 @@ full graph has (:mod:`.graph`) apply with ``target`` set to the minimum.
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import networkx as nx
@@ -26,6 +28,7 @@ from . import graph as g
 from .cards import CardTable
 from .errors import FciError
 from .interrupt import check as check_interrupt, pool as thread_pool
+from .layered import Layered
 from .position import Position
 from .bitboard.keymap import KeyMap
 from .bitboard.search import SHARED_ENTRIES, BitboardSolver, Engine, key_of
@@ -112,7 +115,8 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     build = _Build(start, eng, solver, workers, max_nodes, progress, deadline)
     try:
         try:
-            G = build.run()
+            with paused_gc():
+                G = build.run()
         finally:
             if helpers:
                 solver.unshare(helpers)
@@ -121,6 +125,20 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
         raise
     G.graph.update(build.stats(time.perf_counter() - t0))
     return G
+
+
+@contextmanager
+def paused_gc():
+    """Python's cycle collector off while a graph is built: the build makes millions of objects
+    and no cycles, and the collector's full passes over them cost the expert puzzle's build 1.0-1.2
+    s of its main thread (9 passes), the thread the settling threads wait for late in a deal."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 @dataclass(frozen=True)
@@ -445,15 +463,15 @@ def minimum(G: nx.DiGraph) -> int:
     return G.graph["minimum"]
 
 
-def perfect_lines(G: nx.DiGraph) -> dict:
+def perfect_lines(G: nx.DiGraph, layered: Layered | None = None) -> dict:
     """Perfect lines as position sequences and as turn sequences (every way to play them)."""
-    p = g.path_counts(G, minimum(G))
+    p = g.path_counts(G, minimum(G), layered)
     return {"positions": p["winning_lines"], "turns": p["winning_turn_sequences"]}
 
 
-def critical_positions(G: nx.DiGraph) -> list[str]:
+def critical_positions(G: nx.DiGraph, layered: Layered | None = None) -> list[str]:
     """Positions every perfect line passes through (dominators of the perfect ends), start first."""
-    return g.critical_states(G, minimum(G))
+    return g.critical_states(G, minimum(G), layered)
 
 
 def only_move_positions(G: nx.DiGraph) -> list[str]:
@@ -493,7 +511,8 @@ def partial_report(e: Incomplete) -> dict:
 
 def analyse(G: nx.DiGraph) -> dict:
     """Every figure above, JSON-ready."""
-    crit = critical_positions(G)
+    layered = Layered.of(G)  # the graph as arrays, for the two sweeps
+    crit = critical_positions(G, layered)
     narrow = narrowest_decision(G)
 
     def node(n):
@@ -506,7 +525,7 @@ def analyse(G: nx.DiGraph) -> dict:
         "minimum": minimum(G),
         "positions": G.number_of_nodes(),
         "edges": G.number_of_edges(),
-        "perfect_lines": perfect_lines(G),
+        "perfect_lines": perfect_lines(G, layered),
         "critical_positions": [node(n) for n in crit],
         "only_move_positions": len(only_move_positions(G)),
         "width_by_turn": width_by_turn(G),

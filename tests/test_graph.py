@@ -3,11 +3,13 @@
 import time
 
 import networkx as nx
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from fci_solver import graph as g
 from fci_solver import rules
+from fci_solver.layered import Layered, common_chain, dominator_chains
 from fci_solver.bitboard.search import key_of
 
 from helpers import CARDS, board
@@ -451,3 +453,43 @@ def test_a_node_is_described_as_its_position_is_written(pos):
         "shark": back.shark, "whale": back.whale, "pending": back.pending or "", "count": len(back), "depth": 4,
         "position": position_text(back), "label": g.node_label(back),
     }
+
+
+def diamonds(n: int, turns: int, counts: bool = True) -> nx.DiGraph:
+    """s0 -> a0, b0 -> s1 -> ... -> sn: 2^n lines, every edge ``turns`` ways to play.
+
+        s0 ─┬─ a0 ─┬─ s1 ─┬─ a1 ─┬─ s2 ...
+            └─ b0 ─┘      └─ b1 ─┘
+    """
+    G = nx.DiGraph(root="s0")
+    for i in range(n):
+        for mid in (f"a{i}", f"b{i}"):
+            G.add_edge(f"s{i}", mid, turns=turns)
+            G.add_edge(mid, f"s{i + 1}", turns=turns)
+    for v in G:
+        kind, i = v[0], int(v[1:])
+        G.nodes[v].update(min_result=1, count=3 * n - 2 * i - (kind != "s") + 1)
+    if not counts:
+        for v in G:
+            del G.nodes[v]["count"]
+    return G
+
+
+def test_path_counts_stay_exact_past_64_bits():
+    G = diamonds(70, 3)
+    end = G.nodes["s70"]["count"]
+    assert g.path_counts(G, target=end) == {"winning_lines": 2 ** 70, "complete_games": 2 ** 70,
+                                         "winning_turn_sequences": 18 ** 70, "turn_sequences": 18 ** 70}
+    assert g.path_counts(G, target=end - 1)["winning_lines"] == 0
+    assert g.critical_states(G, target=end) == [f"s{i}" for i in range(71)]
+
+
+def test_critical_states_of_a_graph_without_stack_counts_follow_its_generations():
+    # layers from networkx's topological generations; only the diamonds' joins are critical
+    G = diamonds(4, 1, counts=False)
+    G.add_edge("a1", "s3", turns=1)  # a way round s2: it is no longer on every line
+    wins = ["s4"]
+    a = Layered.of(G)
+    chain = common_chain(dominator_chains(a, np.ones(len(a), bool))[[a.index[w] for w in wins]])[0]
+    assert [a.nodes[i] for i in chain[chain >= 0]] == ["s0", "s1", "s3", "s4"]
+    assert nx.immediate_dominators(G, "s0")["s3"] == "s1"
