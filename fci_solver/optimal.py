@@ -524,7 +524,7 @@ def analyse(G: nx.DiGraph) -> dict:
         "complete": True,
         "minimum": minimum(G),
         "positions": G.number_of_nodes(),
-        "edges": G.number_of_edges(),
+        "edges": int(layered.off[-1]),  # networkx counts them by summing every degree
         "perfect_lines": perfect_lines(G, layered),
         "critical_positions": [node(n) for n in crit],
         "only_move_positions": len(only_move_positions(G)),
