@@ -4,9 +4,9 @@ The analyses of :mod:`.graph` walk a state graph from its ends back to its start
 and from its start out (dominators).  Node by node in Python over networkx's dictionaries, they
 cost 1.4 s and 1.3 s (under cProfile) on the perfect-play graph of an expert puzzle (172,000
 positions, 290,000 edges); layer by layer over arrays, it is one pass of Python over the edges
-to build them and a few numpy calls a layer.  A layer is a set of nodes with no edge between them and every edge
-going to a later layer: the states with the same number of stacks (every turn eats), or
-networkx's topological generations for a graph without that attribute.
+to build them and a few numpy calls a layer.  A layer is a set of nodes with no edge between
+them and every edge going to a later layer: the states with the same number of stacks (every
+turn eats), or networkx's topological generations for a graph without that attribute.
 """
 
 from __future__ import annotations
