@@ -35,7 +35,7 @@ class Layered:
 
     @classmethod
     def of(cls, G: nx.DiGraph, weight: str = "turns") -> "Layered":
-        nodes, layers = _layers(G)
+        nodes, layers = layer_order(G)
         index = {n: i for i, n in enumerate(nodes)}
         succ, w, deg = [], [], []
         for n in nodes:
@@ -56,8 +56,10 @@ class Layered:
         return np.flatnonzero(self.off[1:] == self.off[:-1])
 
 
-def _layers(G: nx.DiGraph) -> tuple[list, np.ndarray]:
-    """The nodes in layer order, and where each layer starts (then the number of nodes)."""
+def layer_order(G: nx.DiGraph) -> tuple[list, np.ndarray]:
+    """The nodes in layer order, a topological order, and where each layer starts (then the
+    number of nodes).  A sort by the ``count`` attribute is several times quicker than
+    networkx's topological sort on the perfect-play graph's 172,000 states."""
     counts = dict(G.nodes(data="count"))
     if None in counts.values():  # not a state graph: networkx's layers
         layers = list(nx.topological_generations(G))
