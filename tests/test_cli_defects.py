@@ -163,7 +163,7 @@ def test_ctrl_c_during_a_hint_stops_the_hint_and_the_game_goes_on():
     # at once and carries on (on a terminal, where Ctrl-C asks before it quits)
     pid, fd = pty.fork()
     if pid == 0:
-        os.execv(sys.executable, FCI + ["play", "--random", "--seed", "1", "--plain"])
+        os.execv(sys.executable, FCI + ["play", "--random", "--seed", "4", "--plain"])
 
     def read_until(text, timeout=60):
         out, end = "", time.perf_counter() + timeout
@@ -176,7 +176,9 @@ def test_ctrl_c_during_a_hint_stops_the_hint_and_the_game_goes_on():
     try:
         read_until("turn> ")
         os.write(fd, b"hint\n")
-        time.sleep(1.0)  # into the search (seeded deal 1 without abilities: seconds)
+        # the hint's progress line (after its first second) shows the search is under way; deal 4
+        # without abilities takes seconds more (about 8 s here), so the Ctrl-C lands in the search
+        read_until("hint: ")
         os.kill(pid, signal.SIGINT)
         read_until("Hint stopped.")
         time.sleep(1.0)  # past the watchdog's grace
