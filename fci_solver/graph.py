@@ -349,13 +349,14 @@ def line_lengths(G: nx.DiGraph, target: int = 3) -> tuple[int, int] | None:
 
 def analyse(G: nx.DiGraph, target: int = 3) -> dict:
     """Everything above in one JSON-ready dict."""
-    crit = critical_states(G, target)
+    layered = Layered.of(G)  # the graph as arrays, for the two sweeps
+    crit = critical_states(G, target, layered)
     lengths = line_lengths(G, target)
     chance = random_play_win_chance(G, target)
     return {
         "target": target,
         "counts": counts(G, target),
-        "paths": path_counts(G, target),
+        "paths": path_counts(G, target, layered),
         "critical_states": [{"id": n, "depth": G.nodes[n]["depth"], "stacks": G.nodes[n]["stacks"]} for n in crit],
         "only_move_states": len(only_move_states(G, target)),
         "random_play_win_chance": {"fraction": str(chance), "decimal": float(chance)},
