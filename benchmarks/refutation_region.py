@@ -17,6 +17,16 @@ the table).  Then, on a sample of the region:
   switching the geometry off.  (A third, stacks meeting only side by side once no eat can
   reach farther, is now part of the bound, in its layers of far eats.)
 
+With ``--ahead``, how much a bound that looks one eat ahead could cut: the region's *leaves*
+(every child cut by its full bound or a game end with more stacks), those whose every child
+its own value bound (no geometry) already cuts (the most a value-level look-ahead could
+catch), and those a cheap one catches: over the eats possible now (from the key, as the
+game-end test reads them), the fewest stuck tops once the prey is gone and the predator is
+stacked, with the position's own discards.  Also how many of the children's full cuts a bound
+with the *parent's* geometry would make (each child's stuck tops counted with the eaters the
+parent's reach analysis allows, sound since a child's games are some of its parent's): computed
+once a parent, it would spare the children's own analyses where it cuts.
+
 With ``--cost``, what a state of the region costs instead, piece by piece, over the whole
 region in one compiled loop (as the settling searches meet them, window 2): generating its
 children, rating them (the quick and discard bounds), the game-end test on those left, and the
@@ -36,6 +46,8 @@ from numba import njit
 
 from fci_solver import bound as B, rules
 from fci_solver.bitboard import kernels as K
+from fci_solver.bitboard.kernels.bound import _prey as value_prey
+from fci_solver.bitboard.kernels.keys import tops_of
 from fci_solver.bitboard.codec import key_of, position_of
 from fci_solver.bitboard.search import BitboardSolver, Engine
 from fci_solver.cards import standard_cards
@@ -222,6 +234,125 @@ def cost(eng, keys) -> None:
           f"game ends, {cut / n:.1f} cut by the full bound when entered; {took * 1e6 / n:.2f} us in all")
 
 
+@njit
+def _eats_now(k0, k1, meta, reach, E):
+    """E[e] = the tops ``e`` can eat this turn (every one by value when the Whale may move first
+    or a lynx jump is pending: a superset, which keeps a bound over them sound)."""
+    n = reach.shape[1]
+    eff = (meta >> 2) & 7
+    shark = meta & 1
+    tops, _ = tops_of(k0, k1)
+    anywhere = (meta & 2) != 0 or n > 64 or eff == K.LYNX
+    cell_of = np.zeros(16, np.int64)
+    for e in range(16):
+        E[e] = 0
+        code = K._code(k0, k1, e)
+        if code == 0:
+            continue
+        cell = (code - 1) >> 1
+        cell_of[e] = cell
+        prey = value_prey(e, tops, shark)
+        if anywhere:
+            E[e] = prey
+            continue
+        lo = e - 1 if eff == K.LION else e - 3
+        y = prey
+        while y:
+            q = K._lowest(y)
+            y &= y - 1
+            normal = q >= lo and not (eff == K.BEAR and e == 15) and (reach[eff, cell, n] >> cell_of[q]) & 1
+            if normal or (shark == 1 and (reach[0, cell, n] >> cell_of[q]) & 1):
+                E[e] |= 1 << q
+
+
+
+@njit
+def _ahead(k0, k1, meta, cmask, reach, wk, E):
+    """The cheap look-ahead: the least, over the eats possible now, of the fewest stuck tops left
+    once the prey is gone and the predator stacked (the position's discards, which count this
+    turn's)."""
+    tops, stacked = tops_of(k0, k1)
+    _eats_now(k0, k1, meta, reach, E)
+    shark = meta & 1
+    discards = 1 if ((meta >> 2) & 7) == K.RACCOON else 0
+    src = tops & cmask[0]
+    while src:
+        c = K._lowest(src)
+        src &= src - 1
+        below = tops & ((1 << c) - 1)
+        discards += K._popcount(below >> (c - 3) if c >= 3 else below) + shark
+    less = 1 if shark == 1 and K._popcount(tops) >= 2 else 0
+    best = K.INF
+    for e in range(16):
+        y = E[e]
+        while y:
+            q = K._lowest(y)
+            y &= y - 1
+            v = K._fewest_stuck(tops & ~(1 << q), stacked | (1 << e), discards, wk, True) - less
+            if v < best:
+                best = v
+    return best
+
+
+@njit
+def _parent_eaters(k0, k1, meta, cmask, cellrc, wk):
+    """Whether the position's geometry applies (as in the full bound); if so wk[t] holds the
+    cards that may ever eat t."""
+    tops, _ = tops_of(k0, k1)
+    return (meta & 2) == 0 and K._still(k0, k1, meta, tops, cmask[1] & ~cmask[2], cmask[2], cmask[3], meta & 1,
+                                        cellrc, wk)
+
+
+@njit
+def _bound_with_eaters(k0, k1, meta, cmask, wk, geometry):
+    """The full bound's count for a child, with the eaters in wk (its parent's) when ``geometry``."""
+    tops, stacked = tops_of(k0, k1)
+    shark = meta & 1
+    discards = 1 if ((meta >> 2) & 7) == K.RACCOON else 0
+    src = tops & cmask[0]
+    while src:
+        c = K._lowest(src)
+        src &= src - 1
+        below = tops & ((1 << c) - 1)
+        discards += K._popcount(below >> (c - 3) if c >= 3 else below) + shark
+    less = 1 if shark == 1 and K._popcount(tops) >= 2 else 0
+    return K._fewest_stuck(tops, stacked, discards, wk, not geometry) - less
+
+
+def ahead(eng, keys) -> None:
+    """Print how many of the region's leaves a look-ahead of one eat could cut (see the docstring)."""
+    wk = np.empty(K.WORK, np.int64)
+    E = np.zeros(16, np.int64)
+
+    def value_bound(c):
+        return K.discard_bound(np.uint64(c[0]), np.uint64(c[1]), np.int64(c[2]), eng.cmask, eng.cellrc, wk, 2)
+
+    leaves = by_value = by_full = by_end = cheap = 0
+    for k in keys:
+        kids = eng.next_states(k)
+        if not all(eng.lower_bound(c) >= 2 or eng.game_over(c) for c in kids):
+            continue
+        leaves += 1
+        by_value += all(value_bound(c) >= 2 for c in kids)
+        by_full += all(eng.lower_bound(c) >= 2 for c in kids)
+        by_end += any(eng.game_over(c) and eng.lower_bound(c) < 2 for c in kids)
+        cheap += _ahead(np.uint64(k[0]), np.uint64(k[1]), np.int64(k[2]), eng.cmask, eng.reach, wk, E) >= 2
+    full = by_parent = 0
+    pk = np.empty(K.WORK, np.int64)
+    for k in keys:
+        geometry = _parent_eaters(np.uint64(k[0]), np.uint64(k[1]), np.int64(k[2]), eng.cmask, eng.cellrc, pk)
+        for c in eng.next_states(k):
+            if eng.game_over(c) or eng.lower_bound(c) < 2:
+                continue
+            full += 1
+            by_parent += _bound_with_eaters(np.uint64(c[0]), np.uint64(c[1]), np.int64(c[2]), eng.cmask, pk,
+                                            geometry) >= 2
+    print(f"  leaves (every child cut): {leaves:,} of {len(keys):,}; every child cut by its own value bound: "
+          f"{by_value:,}; by its full bound: {by_full:,}; some child only as a game end: {by_end:,}; "
+          f"caught by the cheap look-ahead: {cheap:,}")
+    print(f"  children the full bound cuts (no game ends): {full:,}; of them, cut with the parent's eaters: {by_parent:,}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deal", default="1 7 3 11 6 12 15 5 8 0 13 4 14 10 2 9")
@@ -229,6 +360,7 @@ def main():
     ap.add_argument("--turn", type=int, default=4)
     ap.add_argument("--sample", type=int, default=1500)
     ap.add_argument("--cost", action="store_true", help="what a state of the region costs, piece by piece")
+    ap.add_argument("--ahead", action="store_true", help="how much a bound one eat ahead could cut")
     a = ap.parse_args()
     cards = standard_cards()
     start = Deal.parse("standard", a.deal).position(2, False, False)
@@ -238,6 +370,9 @@ def main():
     print(f"turn {a.turn}, seed {a.seed}: {len(lost)} next positions lost, region of {len(base):,} positions")
     if a.cost:
         cost(eng, base)
+        return
+    if a.ahead:
+        ahead(eng, base)
         return
     sample = random.Random(1).sample(base, min(a.sample, len(base)))
     wk = np.empty(K.WORK, np.int64)
