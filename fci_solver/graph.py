@@ -38,6 +38,7 @@ from .cards import CardTable, standard_cards
 from .errors import FciError
 from .interrupt import check as check_interrupt
 from .layered import Layered, common_chain, dominator_chains, layer_order, path_sums
+from .outfile import written_whole
 from .position import Position, sea_list
 from . import rules
 
@@ -380,12 +381,13 @@ def write_graph(G: nx.DiGraph, path: str) -> str:
     whole = G.graph
     G.graph = {k: v for k, v in whole.items() if isinstance(v, (str, int, float))}
     try:
-        if fmt == "graphml":
-            nx.write_graphml(G, path)
-        elif fmt == "gexf":
-            nx.write_gexf(G, path)
-        else:
-            write_dot(G, path)
+        with written_whole(path) as part:
+            if fmt == "graphml":
+                nx.write_graphml(G, part)
+            elif fmt == "gexf":
+                nx.write_gexf(G, part)
+            else:
+                write_dot(G, part)
     except OSError as e:
         raise FciError(f"cannot write {path!r}: {e.strerror}") from None
     finally:
