@@ -439,13 +439,25 @@ def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1,
                             progress=lambda n, _: progress(n, unit="next positions settled"))
     except o.Incomplete as e:
         progress.close()
-        click.echo(f"fci: {e}", err=True)
+        stopped = isinstance(e, o.Stopped)
+        if stopped:
+            # the Ctrl-C is taken: the report and the file come next, and a second Ctrl-C ends them
+            interrupt.STOP.clear()
+        click.echo(f"fci: {e}" + (f"; writing what it found to {out} (Ctrl-C again to skip that)"
+                                  if stopped and out and e.partial.number_of_nodes() else ""), err=True)
         report = o.partial_report(e)
         # hours of settling are not thrown away: every position found so far, expanded or not,
         # is written with the keeping turns between them, as a whole graph's would be
         if out and e.partial.number_of_nodes():
-            _write_optimal(o.found_graph(e, setup.start.board), setup, out, labels, report)
+            try:
+                _write_optimal(o.found_graph(e, setup.start.board), setup, out, labels, report)
+            except interrupt.Interrupted:
+                # a Ctrl-C while writing skips the file (left as it was), not the report
+                stopped = True
+                click.echo(f"fci: {out} not written", err=True)
         _partial_graph_report(setup, report, as_json)
+        if stopped:
+            _interrupted()
         return EXIT_INEXACT
     report = o.analyse(G)
     if out:

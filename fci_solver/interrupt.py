@@ -12,8 +12,8 @@ until it came back.  A watchdog thread hears the signal at once, through the wak
 the interpreter's C-level handler writes to, and ends the process with 130 if the handler has
 still not run :data:`GRACE` seconds later.  A handler that runs inside the compiler does not
 raise there (numba would report a half-compiled kernel, llvmlite print a traceback from its
-callback and go on compiling): it leaves the interrupt to the next :func:`check` in the main
-thread, or to the watchdog.  Otherwise the command unwinds as usual and saves what it finished,
+callback and go on compiling), nor inside a block marked :func:`held`: it leaves the interrupt to
+the next :func:`check` in the main thread, or to the watchdog.  Otherwise the command unwinds as usual and saves what it finished,
 and the watchdog does nothing.
 """
 
@@ -42,9 +42,13 @@ _deferred = threading.Event()  # the handler ran inside the compiler and did not
 _taken = [0]
 
 
+# blocks of the main thread that a Ctrl-C must not cut in two (see held)
+_holding = [0]
+
+
 def _handler(signum, frame):
     STOP.set()
-    if _in_compiler(frame):
+    if _holding[0] or _in_compiler(frame):
         _deferred.set()
         return
     _taken[0] += 1
@@ -102,6 +106,20 @@ def check() -> None:
             _deferred.clear()  # taken here: the command unwinds as usual
             _taken[0] += 1
         raise Interrupted
+
+
+@contextmanager
+def held():
+    """A block of the main thread that Ctrl-C does not cut in two: the interrupt is taken when it
+    ends (it updates a structure that the command keeps when it stops, such as the graph of
+    perfect play).  The block must be short: the watchdog ends the process if it takes more than
+    :data:`GRACE` seconds after the Ctrl-C."""
+    _holding[0] += 1
+    try:
+        yield
+    finally:
+        _holding[0] -= 1
+    check()
 
 
 @contextmanager

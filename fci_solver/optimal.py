@@ -27,9 +27,10 @@ import numpy as np
 from . import graph as g
 from .cards import CardTable
 from .errors import FciError
-from .interrupt import check as check_interrupt, pool as thread_pool
+from .interrupt import Interrupted, check as check_interrupt, held, pool as thread_pool
 from .layered import Layered
 from .position import Position
+from .text import plural
 from .bitboard.keymap import KeyMap
 from .bitboard.search import SHARED_ENTRIES, BitboardSolver, Engine, key_of
 from .bitboard.turns import TurnLister, Turns, spans
@@ -46,13 +47,15 @@ STATS = ("states", "minimum_states", "settled", "seconds")  # what a build cost 
 
 
 class Incomplete(FciError):
-    """The build stopped before the graph was whole: the node cap or the time limit.
+    """The build stopped before the graph was whole: the node cap, the time limit or Ctrl-C.
 
     ``partial`` is the graph built so far (every node in it expanded, with its options and
     keeping counts); ``counts`` says how far it got: positions ``found`` (expanded or waiting),
     ``expanded``, the deepest ``turn`` reached, next positions ``settled`` (whole slices only),
-    and ``reason`` (``"cap"`` or ``"time"``).
+    and ``reason`` (the subclass's: ``"cap"``, ``"time"`` or ``"interrupt"``).
     """
+
+    reason = ""
 
     def __init__(self, message: str, partial: nx.DiGraph, counts: dict):
         super().__init__(message)
@@ -80,9 +83,20 @@ def found_graph(e: Incomplete, board) -> nx.DiGraph:
 class CapReached(Incomplete):
     """The graph outgrew ``max_nodes``."""
 
+    reason = "cap"
+
 
 class OutOfTime(Incomplete):
     """The time limit ran out first."""
+
+    reason = "time"
+
+
+class Stopped(Incomplete):
+    """Ctrl-C stopped the build (:class:`.interrupt.Interrupted` in the main thread): what it
+    found is kept, as when the time runs out."""
+
+    reason = "interrupt"
 
 
 def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, progress=None,
@@ -303,14 +317,21 @@ class _Build:
                         self.solver.grow_half_full(self.workers)  # no slice is being settled now
                         running = (part, bg.submit(self._settle_children, self._todo(part), m, turn))
                         if ready is not None:
-                            nxt += self._expand_all(ready[0], m)
+                            with held():  # a Ctrl-C is taken after the slice is in the graph
+                                nxt += self._expand_all(ready[0], m)
                         ready = running
                         # the table the next growth needs is faulted in now, beside the searches
                         self.solver.prepare_growth(self.workers)
                     if ready is not None:
                         self._collect(ready[1])
-                        nxt += self._expand_all(ready[0], m)
+                        with held():
+                            nxt += self._expand_all(ready[0], m)
                     frontier = nxt
+            except Interrupted:
+                # hours of settling are kept: the graph holds every expansion that finished
+                if self.expanded:
+                    self._stop(Stopped, "stopped by Ctrl-C")
+                raise
             finally:
                 # a build stopped by the cap, the clock or Ctrl-C stops the slice being settled too
                 # (the workers' solvers are this build's own: their cancel is left set)
@@ -390,11 +411,11 @@ class _Build:
         # yet; the graph with them (and the keeping edges into them) is kept for an export
         found = self.G
         partial = found.subgraph([n for n, d in found.nodes(data=True) if "options" in d]).copy()
-        counts = {"reason": "cap" if kind is CapReached else "time", "found": len(self.depth),
+        counts = {"reason": kind.reason, "found": len(self.depth),
                   "expanded": self.expanded, "turn": 1 + max(self.depth.values(), default=0),
                   "settled": len(self.keeps)}
-        e = kind(f"{why} ({counts['expanded']:,} positions expanded, {counts['found']:,} found, down to turn "
-                 f"{counts['turn']}; {counts['settled']:,} next positions settled)", partial, counts)
+        e = kind(f"{why} ({plural(counts['expanded'], 'position')} expanded, {counts['found']:,} found, down to "
+                 f"turn {counts['turn']}; {plural(counts['settled'], 'next position')} settled)", partial, counts)
         e.found, e.depth = found, self.depth
         raise e
 

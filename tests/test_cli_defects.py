@@ -94,6 +94,81 @@ def test_ctrl_c_stops_within_a_second_with_status_130(args):
     assert "Traceback" not in err
 
 
+def test_ctrl_c_during_a_perfect_play_graph_keeps_what_it_found(tmp_path):
+    # minutes of settling were thrown away: a Ctrl-C now stops the build as the time limit does
+    # (the report and the --out file of what was found), with status 130
+    out = tmp_path / "g.graphml"
+    p = subprocess.Popen(FCI + ["graph", "--optimal", "--random", "--seed", "13", "--sea", "none", "--out", str(out)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # the deal has 100 next positions: past them, the start is in the graph and turn 2 settles
+        err, settled, end = "", 0, time.perf_counter() + 60
+        while settled <= 100 and time.perf_counter() < end:
+            err += os.read(p.stderr.fileno(), 4096).decode()
+            counts = [int(x.split()[-1].replace(",", "")) for x in err.split(" next positions settled")[:-1]]
+            settled = max(counts, default=0)
+        assert settled > 100 and p.poll() is None, err
+        p.send_signal(signal.SIGINT)
+        text, rest = p.communicate(timeout=30)
+    finally:
+        p.kill()
+    err += rest
+    assert p.returncode == 130 and err.strip().endswith("fci: interrupted") and "Traceback" not in err
+    assert "stopped by Ctrl-C" in err and f"writing what it found to {out}" in err
+    assert "Not finished:" in text and f"Wrote {out}" in text
+    import networkx as nx
+
+    G = nx.read_graphml(out)
+    expanded = [n for n, d in G.nodes(data=True) if d["expanded"]]
+    assert G.graph["root"] in expanded and G.number_of_nodes() >= 11  # the start and its 10 keeping turns
+    assert all(d["position"] for _, d in G.nodes(data=True))
+    assert [f.name for f in tmp_path.iterdir()] == ["g.graphml"]  # no temporary file left
+
+
+def test_a_second_ctrl_c_skips_the_file_but_not_the_report(tmp_path, monkeypatch, capsys):
+    from fci_solver import cli, optimal as o
+
+    real = o.optimal_graph
+
+    def stopped_by_ctrl_c(start, cards, max_nodes, **k):
+        try:
+            real(start, cards, 5, **k)
+        except o.CapReached as e:
+            s = o.Stopped("stopped by Ctrl-C", e.partial, {**e.counts, "reason": "interrupt"})
+            s.stats, s.found, s.depth = e.stats, e.found, e.depth
+            raise s from None
+
+    def cut_short(*a, **k):
+        raise interrupt.Interrupted  # the second Ctrl-C, while the file is written
+
+    monkeypatch.setattr(o, "optimal_graph", stopped_by_ctrl_c)
+    monkeypatch.setattr(cli, "_write_optimal", cut_short)
+    out = tmp_path / "g.graphml"
+    with pytest.raises(SystemExit) as e:
+        main(["graph", "--optimal", "--layout", "six", "9", "8", "7", "6", "5", "4", "--margin", "1", "--sea", "none",
+              "--out", str(out)])
+    interrupt.STOP.clear()
+    got = capsys.readouterr()
+    assert e.value.code == 130 and got.err.strip().endswith("fci: interrupted") and f"{out} not written" in got.err
+    assert "Not finished:" in got.out and "Wrote" not in got.out and not out.exists()
+
+
+def test_a_ctrl_c_inside_a_held_block_is_taken_when_the_block_ends():
+    # the graph of perfect play adds a slice's positions in such a block: a Ctrl-C never leaves
+    # half a position in the graph it keeps
+    interrupt.install()
+    done = []
+    try:
+        with pytest.raises(interrupt.Interrupted):
+            with interrupt.held():
+                interrupt._handler(signal.SIGINT, sys._getframe())  # does not raise here
+                done.append("the rest of the block")
+        assert done == ["the rest of the block"]
+    finally:
+        interrupt.STOP.clear()
+        interrupt._deferred.clear()
+
+
 # The main thread inside compiled code for good: Python would run its signal handler only when
 # the call came back (a first run compiles kernels for seconds in LLVM).
 IN_COMPILED_CODE = """
