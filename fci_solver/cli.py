@@ -660,7 +660,7 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
       fci generate --difficulty medium --layout ten --count 2 --seed 1
       fci generate -d 20-40 --layout ten --count 5 --svg out/
     """
-    from .generate import generate
+    from .generate import Stopped, generate
     from .grade import difficulty_band
     from .layouts import load_layout
 
@@ -670,10 +670,21 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
     shark, whale = parse_sea(sea)
     load_kernels(quiet)
     progress = Progress("generate", enabled=not (quiet or as_json))
-    puzzles = generate(L, difficulty, count, seed, cards, shark, whale, target, margin, max_candidates, grade_states,
-                       progress=lambda n, best: progress(n, None, f"deals graded ({best})"), jobs=jobs,
-                       full_grade=full_grade, spread=spread, time_limit=time_limit)
+    stopped = None
+    try:
+        puzzles = generate(L, difficulty, count, seed, cards, shark, whale, target, margin, max_candidates,
+                           grade_states, progress=lambda n, best: progress(n, None, f"deals graded ({best})"),
+                           jobs=jobs, full_grade=full_grade, spread=spread, time_limit=time_limit)
+    except Stopped as e:
+        # the puzzles found are kept: printed as usual (their files, which take a solve each, are
+        # not made), then status 130
+        stopped, puzzles = e, e.puzzles
+        interrupt.STOP.clear()
     progress.close()
+    if stopped:
+        click.echo(f"fci: stopped by Ctrl-C with {len(puzzles)} of {plural(count, 'puzzle')} found"
+                   + ("; no files written" if svg_dir or html_dir else ""), err=True)
+        svg_dir = html_dir = None
     files = _write_svgs(puzzles, cards, svg_dir, difficulty, seed, margin, shark, whale, target) if svg_dir else []
     if html_dir:
         files += _write_pages(puzzles, cards, html_dir, difficulty, seed, margin, shark, whale)
@@ -681,16 +692,18 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
         emit_json({"difficulty": difficulty, "layout": L.name, "seed": seed, "sea": sea_list(shark, whale),
                    "target": target, "margin": margin,
                    "puzzles": [{"deal": str(p.deal), "candidates": p.candidates, **p.grade.to_dict()} for p in puzzles],
-                   "svg": files})
-        return
-    for i, p in enumerate(puzzles, 1):
-        click.echo(f"Puzzle {i}: {p.deal}  ({L.name}, sea: {sea}, found after {plural(p.candidates, 'deal')} graded)")
-        click.echo(p.deal.position(margin, shark, whale).grid())
-        for line in _grade_lines(p.grade):
-            click.echo("  " + line)
-        click.echo("")
-    if files:
-        click.echo(f"Wrote {plural(len(files), 'file')}: " + ", ".join(files[:2]) + (", ..." if len(files) > 2 else ""))
+                   "svg": files, **({"complete": False} if stopped else {})})
+    else:
+        for i, p in enumerate(puzzles, 1):
+            click.echo(f"Puzzle {i}: {p.deal}  ({L.name}, sea: {sea}, found after {plural(p.candidates, 'deal')} graded)")
+            click.echo(p.deal.position(margin, shark, whale).grid())
+            for line in _grade_lines(p.grade):
+                click.echo("  " + line)
+            click.echo("")
+        if files:
+            click.echo(f"Wrote {plural(len(files), 'file')}: " + ", ".join(files[:2]) + (", ..." if len(files) > 2 else ""))
+    if stopped:
+        _interrupted()
 
 
 def _narrow_turns(p, pos, cards) -> dict:

@@ -43,6 +43,15 @@ FEWEST = 32  # first turns a deal needs before the climb upwards considers it
 GRADE_STATES = 500_000
 
 
+class Stopped(interrupt.Interrupted):
+    """Ctrl-C stopped the search: ``puzzles`` are the ones found by then, each proven to be in the
+    band (with the grade that proved it, even where a full grade was asked for)."""
+
+    def __init__(self, puzzles: list):
+        super().__init__()
+        self.puzzles = puzzles
+
+
 @dataclass(frozen=True)
 class Puzzle:
     deal: Deal
@@ -245,6 +254,10 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
         if not full_grade:
             return found  # each with the grade that proved its tier
         return list(pool.map(full, found)) if pool is not None else [full(p) for p in found]
+    except interrupt.Interrupted:
+        if found:
+            raise Stopped(list(found)) from None
+        raise
     finally:
         if pool is not None:
             interrupt.leave(pool, cancel=True)  # the grades started on a guess are not wanted

@@ -125,6 +125,27 @@ def test_ctrl_c_during_a_perfect_play_graph_keeps_what_it_found(tmp_path):
     assert [f.name for f in tmp_path.iterdir()] == ["g.graphml"]  # no temporary file left
 
 
+def test_ctrl_c_during_generate_prints_the_puzzles_found(tmp_path):
+    # a search for 40 puzzles stopped after some were found threw them all away
+    p = subprocess.Popen(FCI + ["generate", "-d", "easy", "-n", "40", "--seed", "3", "--svg", str(tmp_path)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        err, found, end = "", 0, time.perf_counter() + 60
+        while found < 2 and time.perf_counter() < end:  # the progress line: "... (k/40 found) ..."
+            err += os.read(p.stderr.fileno(), 4096).decode()
+            found = max([int(x.rsplit("(", 1)[-1]) for x in err.split("/40 found)")[:-1]], default=0)
+        assert found >= 2 and p.poll() is None, err
+        p.send_signal(signal.SIGINT)
+        text, rest = p.communicate(timeout=10)
+    finally:
+        p.kill()
+    err += rest
+    assert p.returncode == 130 and err.strip().endswith("fci: interrupted") and "Traceback" not in err
+    found = text.count("\nPuzzle ") + text.startswith("Puzzle ")
+    assert 2 <= found < 40 and f"stopped by Ctrl-C with {found} of 40 puzzles found; no files written" in err
+    assert "Puzzle 2: " in text and not list(tmp_path.iterdir())
+
+
 def test_a_second_ctrl_c_skips_the_file_but_not_the_report(tmp_path, monkeypatch, capsys):
     from fci_solver import cli, optimal as o
 
