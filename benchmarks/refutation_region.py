@@ -267,12 +267,8 @@ def _eats_now(k0, k1, meta, reach, E):
 
 
 @njit
-def _ahead(k0, k1, meta, cmask, reach, wk, E):
-    """The cheap look-ahead: the least, over the eats possible now, of the fewest stuck tops left
-    once the prey is gone and the predator stacked (the position's discards, which count this
-    turn's)."""
-    tops, stacked = tops_of(k0, k1)
-    _eats_now(k0, k1, meta, reach, E)
+def _discards_and_shark(tops, meta, cmask):
+    """The discards the rest of the game may make and the Shark's one eat, as the bound counts them."""
     shark = meta & 1
     discards = 1 if ((meta >> 2) & 7) == K.RACCOON else 0
     src = tops & cmask[0]
@@ -281,7 +277,17 @@ def _ahead(k0, k1, meta, cmask, reach, wk, E):
         src &= src - 1
         below = tops & ((1 << c) - 1)
         discards += K._popcount(below >> (c - 3) if c >= 3 else below) + shark
-    less = 1 if shark == 1 and K._popcount(tops) >= 2 else 0
+    return discards, 1 if shark == 1 and K._popcount(tops) >= 2 else 0
+
+
+@njit
+def _ahead(k0, k1, meta, cmask, reach, wk, E):
+    """The cheap look-ahead: the least, over the eats possible now, of the fewest stuck tops left
+    once the prey is gone and the predator stacked (the position's discards, which count this
+    turn's)."""
+    tops, stacked = tops_of(k0, k1)
+    _eats_now(k0, k1, meta, reach, E)
+    discards, less = _discards_and_shark(tops, meta, cmask)
     best = K.INF
     for e in range(16):
         y = E[e]
@@ -307,15 +313,7 @@ def _parent_eaters(k0, k1, meta, cmask, cellrc, wk):
 def _bound_with_eaters(k0, k1, meta, cmask, wk, geometry):
     """The full bound's count for a child, with the eaters in wk (its parent's) when ``geometry``."""
     tops, stacked = tops_of(k0, k1)
-    shark = meta & 1
-    discards = 1 if ((meta >> 2) & 7) == K.RACCOON else 0
-    src = tops & cmask[0]
-    while src:
-        c = K._lowest(src)
-        src &= src - 1
-        below = tops & ((1 << c) - 1)
-        discards += K._popcount(below >> (c - 3) if c >= 3 else below) + shark
-    less = 1 if shark == 1 and K._popcount(tops) >= 2 else 0
+    discards, less = _discards_and_shark(tops, meta, cmask)
     return K._fewest_stuck(tops, stacked, discards, wk, not geometry) - less
 
 
