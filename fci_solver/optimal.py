@@ -103,8 +103,9 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
                   memory: int | None = None, jobs: int = 1, time_limit: float | None = None) -> nx.DiGraph:
     """The perfect-play graph of ``start``.
 
-    Raises :class:`CapReached` as soon as more than ``max_nodes`` positions are found, and
-    :class:`OutOfTime` when ``time_limit`` seconds pass, each with the partial graph and counts.
+    Raises :class:`CapReached` as soon as more than ``max_nodes`` positions are found,
+    :class:`OutOfTime` when ``time_limit`` seconds pass, and :class:`Stopped` on Ctrl-C once a
+    position is expanded, each with the partial graph and counts.
     The graph is built turn by turn; the next positions of a turn's positions are settled in
     slices, each on ``jobs`` threads sharing one table (the graph does not depend on it) while
     the calling thread adds the slice before to the graph.
