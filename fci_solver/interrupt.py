@@ -13,8 +13,8 @@ the interpreter's C-level handler writes to, and ends the process with 130 if th
 still not run :data:`GRACE` seconds later.  A handler that runs inside the compiler does not
 raise there (numba would report a half-compiled kernel, llvmlite print a traceback from its
 callback and go on compiling), nor inside a block marked :func:`held`: it leaves the interrupt to
-the next :func:`check` in the main thread, or to the watchdog.  Otherwise the command unwinds as usual and saves what it finished,
-and the watchdog does nothing.
+the next :func:`check` in the main thread, or to the watchdog.  Otherwise the command unwinds as
+usual and saves what it finished, and the watchdog does nothing.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ subprocess; the rest call ``main`` in-process and read the one-line error it pri
 import json
 import os
 import pty
+import re
 import select
 import signal
 import subprocess
@@ -94,26 +95,36 @@ def test_ctrl_c_stops_within_a_second_with_status_130(args):
     assert "Traceback" not in err
 
 
-def test_ctrl_c_during_a_perfect_play_graph_keeps_what_it_found(tmp_path):
-    # minutes of settling were thrown away: a Ctrl-C now stops the build as the time limit does
-    # (the report and the --out file of what was found), with status 130
-    out = tmp_path / "g.graphml"
-    p = subprocess.Popen(FCI + ["graph", "--optimal", "--random", "--seed", "13", "--sea", "none", "--out", str(out)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def _largest(text: str, pattern: str) -> int:
+    """The largest number the pattern's group reads in ``text`` (progress lines), 0 if none."""
+    return max((int(m.replace(",", "")) for m in re.findall(pattern, text)), default=0)
+
+
+def ctrl_c_once(args, progressed, timeout=60):
+    """Run fci, send Ctrl-C once its progress on stderr satisfies ``progressed(stderr so far)``;
+    returns (exit status, stdout, stderr)."""
+    p = subprocess.Popen(FCI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        # the deal has 100 next positions: past them, the start is in the graph and turn 2 settles
-        err, settled, end = "", 0, time.perf_counter() + 60
-        while settled <= 100 and time.perf_counter() < end:
-            err += os.read(p.stderr.fileno(), 4096).decode()
-            counts = [int(x.split()[-1].replace(",", "")) for x in err.split(" next positions settled")[:-1]]
-            settled = max(counts, default=0)
-        assert settled > 100 and p.poll() is None, err
+        err, end = "", time.perf_counter() + timeout
+        while not progressed(err) and p.poll() is None and time.perf_counter() < end:
+            if select.select([p.stderr], [], [], 0.1)[0]:
+                err += os.read(p.stderr.fileno(), 4096).decode()
+        assert progressed(err) and p.poll() is None, err
         p.send_signal(signal.SIGINT)
         text, rest = p.communicate(timeout=30)
     finally:
         p.kill()
-    err += rest
-    assert p.returncode == 130 and err.strip().endswith("fci: interrupted") and "Traceback" not in err
+    return p.returncode, text, err + rest
+
+
+def test_ctrl_c_during_a_perfect_play_graph_keeps_what_it_found(tmp_path):
+    # minutes of settling were thrown away: a Ctrl-C now stops the build as the time limit does
+    # (the report and the --out file of what was found), with status 130
+    out = tmp_path / "g.graphml"
+    # the deal has 100 next positions: past them, the start is in the graph and turn 2 settles
+    rc, text, err = ctrl_c_once(["graph", "--optimal", "--random", "--seed", "13", "--sea", "none", "--out", str(out)],
+                                lambda err: _largest(err, r"([\d,]+) next positions settled") > 100)
+    assert rc == 130 and err.strip().endswith("fci: interrupted") and "Traceback" not in err
     assert "stopped by Ctrl-C" in err and f"writing what it found to {out}" in err
     assert "Not finished:" in text and f"Wrote {out}" in text
     import networkx as nx
@@ -127,20 +138,9 @@ def test_ctrl_c_during_a_perfect_play_graph_keeps_what_it_found(tmp_path):
 
 def test_ctrl_c_during_generate_prints_the_puzzles_found(tmp_path):
     # a search for 40 puzzles stopped after some were found threw them all away
-    p = subprocess.Popen(FCI + ["generate", "-d", "easy", "-n", "40", "--seed", "3", "--svg", str(tmp_path)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        err, found, end = "", 0, time.perf_counter() + 60
-        while found < 2 and time.perf_counter() < end:  # the progress line: "... (k/40 found) ..."
-            err += os.read(p.stderr.fileno(), 4096).decode()
-            found = max([int(x.rsplit("(", 1)[-1]) for x in err.split("/40 found)")[:-1]], default=0)
-        assert found >= 2 and p.poll() is None, err
-        p.send_signal(signal.SIGINT)
-        text, rest = p.communicate(timeout=10)
-    finally:
-        p.kill()
-    err += rest
-    assert p.returncode == 130 and err.strip().endswith("fci: interrupted") and "Traceback" not in err
+    rc, text, err = ctrl_c_once(["generate", "-d", "easy", "-n", "40", "--seed", "3", "--svg", str(tmp_path)],
+                                lambda err: _largest(err, r"\((\d+)/40 found\)") >= 2)
+    assert rc == 130 and err.strip().endswith("fci: interrupted") and "Traceback" not in err
     found = text.count("\nPuzzle ") + text.startswith("Puzzle ")
     assert 2 <= found < 40 and f"stopped by Ctrl-C with {found} of 40 puzzles found; no files written" in err
     assert "Puzzle 2: " in text and not list(tmp_path.iterdir())
