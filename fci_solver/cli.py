@@ -336,9 +336,16 @@ def replay_cmd(file, cards_file, plain, html_file, as_json):
 @click.option("--depth", type=click.IntRange(min=1), default=2, show_default=True, help="Count levels 1..depth.")
 @click.option("--engine", type=click.Choice(search.ENGINES, case_sensitive=False), default="bitboard", show_default=True, help="The numba engine, or the pure-Python reference (slow; the rules as code).")
 @jobs_option("numba engine; the count does not depend on it", cpus=False, work="list and count the states")
+@click.option("--memory", type=click.IntRange(min=256), show_default="half of this machine's memory", help="MiB the numba engine may hold; a level that needs more stops the count.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def perft_cmd(setup: Setup, depth, engine, jobs, as_json):
+def perft_cmd(setup: Setup, depth, engine, jobs, memory, quiet, as_json):
     """Count distinct states after exactly 1..depth turns (the perft of RULES.md).
+
+    Each level holds every position it counts: with both sea animals a standard deal's second
+    level has about 60 million, and the third would need hundreds of gigabytes.
+
+    Exit status 3: --memory stopped it before the last level was counted.
 
     \b
     Examples:
@@ -346,23 +353,37 @@ def perft_cmd(setup: Setup, depth, engine, jobs, as_json):
       fci perft --random --seed 7 --sea none --depth 2 --engine reference
       fci perft --random --seed 7 --sea none --depth 3 --jobs 2
     """
+    from .bitboard.perft import TooLarge, load_perft_kernels, perft as bb_perft
+
     rows = []
     if engine == "bitboard":
-        from .bitboard.perft import load_perft_kernels, perft as bb_perft
-
         load_perft_kernels(setup.start, setup.cards)  # before anything is timed
+    stopped = None
     for d in range(1, depth + 1):
         t0 = time.perf_counter()
-        if engine == "reference":
-            count = search.perft_levels(setup.start, d, setup.cards)[-1]
-        else:
-            count = bb_perft(setup.start, d, setup.cards, jobs)
+        progress = Progress(f"perft({d})", enabled=not (quiet or as_json))
+        try:
+            if engine == "reference":
+                count = search.perft_levels(setup.start, d, setup.cards)[-1]
+            else:
+                count = bb_perft(setup.start, d, setup.cards, jobs, memory,
+                                 progress=lambda n: progress(n, unit="positions found"))
+        except TooLarge as e:
+            stopped = e
+            break
+        finally:
+            progress.close()
         dt = time.perf_counter() - t0
         rows.append({"depth": d, "count": count, "seconds": round(dt, 4), "states_per_second": round(count / dt) if dt > 0 else None})
         if not as_json:
             click.echo(f"perft({d}) = {count:>12,}   {dt:8.3f} s   {count / max(dt, 1e-9):>12,.0f} states/s")
     if as_json:
-        emit_json({"deal": str(setup.deal) if setup.deal else None, "engine": engine, "sea": sea_list(setup.start.shark, setup.start.whale), "margin": setup.start.board.margin, "jobs": jobs if engine == "bitboard" else 1, "perft": rows})
+        emit_json({"deal": str(setup.deal) if setup.deal else None, "engine": engine, "sea": sea_list(setup.start.shark, setup.start.whale), "margin": setup.start.board.margin, "jobs": jobs if engine == "bitboard" else 1, "perft": rows,
+                   **({"complete": False, "stopped": str(stopped)} if stopped else {})})
+    if stopped:
+        click.echo(f"fci: {stopped}", err=True)
+        return EXIT_INEXACT
+    return 0
 
 
 @cli.command("graph", short_help="Build and analyse the state graph of a small deal.")

@@ -102,6 +102,32 @@ def test_ctrl_c_is_looked_at_between_slices_of_adds(monkeypatch, jobs):
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
+def test_a_level_that_outgrows_the_memory_budget_stops_with_what_it_found(jobs):
+    # standard, seed 7, no sea: perft(3) is 11,716,314 positions, a set of 2^25 slots (570 MB);
+    # within 300 MiB the set stops growing at 2^23 or 2^22 slots, half full
+    pos, counts = _rows("standard-none")[0].values
+    assert perft(pos, 2, CARDS, jobs, memory=300) == counts[1]
+    with pytest.raises(bp.TooLarge, match=r"perft\(3\) needs more than the 300 MiB") as e:
+        perft(pos, 3, CARDS, jobs, memory=300)
+    assert e.value.depth == 3 and e.value.found in (1 << 21, 1 << 22)
+
+
+def test_a_first_guess_larger_than_the_budget_is_halved_until_it_fits():
+    b = bp._Budget(300, 1)  # 300 MiB less a 100 MB buffer
+    size = b.first_size(1000, 1 << 27)
+    assert b.fits((1000, size)) and not b.fits((1000, 2 * size))
+    with pytest.raises(bp._NoRoom):
+        b.first_size(10_000_000, 1 << 27)  # the level alone (240 MB) leaves no room for a set
+
+
+def test_a_set_reports_its_positions_as_it_fills():
+    pos, counts = _rows("standard-none")[0].values
+    seen = []
+    assert perft(pos, 2, CARDS, progress=seen.append) == counts[1]
+    assert seen and seen[-1] == counts[1] and seen == sorted(seen)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
 def test_a_state_whose_turns_overflow_a_buffer_is_an_error_on_any_number_of_threads(monkeypatch, jobs):
     pos, counts = _rows("standard-none")[0].values
     monkeypatch.setattr(bp, "BUFFER", counts[0] - 1)  # the start's own turns do not fit

@@ -184,6 +184,14 @@ def test_perft_engines_agree():
     assert pb[0]["count"] == 561
 
 
+def test_perft_past_its_memory_keeps_the_levels_it_counted():
+    r = run("perft", "--random", "--seed", "7", "--sea", "none", "--depth", "3", "--memory", "300", "--json")
+    assert r.returncode == 3
+    d = json.loads(r.stdout)
+    assert [x["count"] for x in d["perft"]] == [561, 110876] and d["complete"] is False
+    assert r.stderr.strip().splitlines()[-1].startswith("fci: perft(3) needs more than the 300 MiB that --memory allows")
+
+
 def test_can_win_stops_at_the_first_winning_line():
     from fci_solver.position import Deal
 

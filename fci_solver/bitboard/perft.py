@@ -9,6 +9,7 @@ the adding (which waits on memory) overlaps the listing (which works the CPU).
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from contextlib import nullcontext
@@ -32,6 +33,53 @@ MAX_SET_BITS = 27  # a first guess of at most 2^27 slots (2.3 GB); past it the s
 WAIT = 0.05  # seconds between looks at Ctrl-C and a failed thread while waiting for a buffer
 ADD_SLICE = 1 << 16  # children added, or slots of a set rehashed, by one kernel call (Ctrl-C between)
 TOUCH_ABOVE = 64 << 20  # bytes: a set array larger than this is faulted in before its adds
+SLOT_BYTES = 17  # a set's slot: two key words and a tag
+STATE_BYTES = 24  # a listed state (a level's, or a buffer's): two key words and the meta word
+MIN_SET = 1 << 12  # slots
+
+
+def default_memory_mib() -> int:
+    """Half of this machine's memory (4096 MiB where the system does not tell): a perft that
+    outgrows it stops with a message instead of being killed by the system, and leaves room."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2 >> 20
+    except (ValueError, OSError, AttributeError):
+        return 4096
+
+
+class TooLarge(FciError):
+    """perft(depth) needs more memory than its budget: ``found`` positions of the level were
+    counted when its set could grow no further."""
+
+    def __init__(self, depth: int, mib: int, found: int):
+        super().__init__(f"perft({depth}) needs more than the {mib:,} MiB that --memory allows "
+                         f"({found:,} positions found when it stopped)")
+        self.depth, self.mib, self.found = depth, mib, found
+
+
+class _NoRoom(Exception):
+    """The set of a level cannot grow within the budget (perft raises :class:`TooLarge`)."""
+
+
+class _Budget:
+    """What a perft holds at once, against ``mib``: the level it lists, the set it fills (twice
+    over while the set grows), the next level while it is read out of the set, and the buffers."""
+
+    def __init__(self, mib: int, buffers: int):
+        self.mib = mib
+        self.free = (mib << 20) - buffers * BUFFER * STATE_BYTES
+
+    def fits(self, *states_and_slots: tuple[int, int]) -> bool:
+        return sum(n * STATE_BYTES + m * SLOT_BYTES for n, m in states_and_slots) <= self.free
+
+    def first_size(self, level: int, guess: int) -> int:
+        """The set's first size: the guess, halved until the set fits beside the level."""
+        size = guess
+        while size > MIN_SET and not self.fits((level, size)):
+            size //= 2
+        if not self.fits((level, size)):
+            raise _NoRoom
+        return size
 
 
 def load_perft_kernels(pos: Position, cards: CardTable) -> None:
@@ -42,25 +90,40 @@ def load_perft_kernels(pos: Position, cards: CardTable) -> None:
     tiny.states()
 
 
-def perft(pos: Position, depth: int, cards: CardTable, jobs: int = 1) -> int:
+def perft(pos: Position, depth: int, cards: CardTable, jobs: int = 1, memory: int | None = None,
+          progress=None) -> int:
     """perft(depth): the number of distinct full-turn states exactly ``depth`` turns after
-    ``pos``, counted on ``jobs`` threads (the same count on any number)."""
+    ``pos``, counted on ``jobs`` threads (the same count on any number).
+
+    ``memory`` (MiB, by default :func:`default_memory_mib`) bounds the arrays it holds; a level
+    that outgrows it raises :class:`TooLarge`.  ``progress(found)`` is called now and then with
+    the positions of the last level found so far."""
     if jobs < 1:
         raise FciError("--jobs must be at least 1")
     k = key_of(pos)
     level = (np.array([k[0]], np.uint64), np.array([k[1]], np.uint64), np.array([k[2]], np.int64))
     listers = [_Lister(Engine(pos.board, cards)) for _ in range(max(1, jobs - 1))]
+    budget = _Budget(memory or default_memory_mib(), 1 if jobs == 1 else BUFFERS_PER_LISTER * len(listers))
     with thread_pool(jobs) if jobs > 1 else nullcontext() as pool:
         before = 1
         for d in range(depth):
             n = level[0].shape[0]
-            s = _LevelSet(_set_size(n, before))
-            if pool is None:
-                _one_thread(level, listers[0], s)
-            else:
-                _Pipeline(level, listers, s).run(pool)
-            if d == depth - 1:
+            last = d == depth - 1
+            s = None
+            try:
+                # while the set grows, the old slots and the new (twice as many) are held
+                s = _LevelSet(budget.first_size(n, _set_size(n, before)),
+                              lambda size, n=n: budget.fits((n, size + size // 2)), progress if last else None)
+                if pool is None:
+                    _one_thread(level, listers[0], s)
+                else:
+                    _Pipeline(level, listers, s).run(pool)
+            except _NoRoom:
+                raise TooLarge(d + 1, budget.mib, s.count if s is not None else 0) from None
+            if last:
                 return s.count  # the last level is counted, never listed
+            if not budget.fits((n + s.count, s.k0.shape[0])):
+                raise TooLarge(d + 2, budget.mib, 0)  # the level cannot be listed beside its set
             level, before = s.states(), n
     return 1
 
@@ -121,11 +184,14 @@ def _set_arrays(size: int):
 
 
 class _LevelSet:
-    """An open-addressing set of states, kept at most half full."""
+    """An open-addressing set of states, kept at most half full.  ``room(size)``: whether it may
+    grow to ``size`` slots (it raises :class:`_NoRoom` when not); ``progress(count)`` is told
+    after each buffer."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, room=lambda size: True, progress=None):
         self.k0, self.k1, self.tag = _set_arrays(size)
         self._count = np.zeros(1, np.int64)
+        self.room, self.progress = room, progress
 
     @property
     def count(self) -> int:
@@ -139,9 +205,13 @@ class _LevelSet:
             j = K.add_children(buf.k0, buf.k1, buf.meta, j, stop, self.k0, self.k1, self.tag, self._count)
             if j < stop:
                 self.grow()
+        if self.progress:
+            self.progress(self.count)
 
     def grow(self) -> None:
         # twice, not four times: past the first guess a set is large (2^28 slots are 4.6 GB)
+        if not self.room(2 * self.k0.shape[0]):
+            raise _NoRoom
         bigger = _set_arrays(2 * self.k0.shape[0])
         for lo in range(0, self.k0.shape[0], ADD_SLICE):
             check_interrupt()
