@@ -463,7 +463,7 @@ def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1,
         stopped = isinstance(e, o.Stopped)
         if stopped:
             # the Ctrl-C is taken: the report and the file come next, and a second Ctrl-C ends them
-            interrupt.STOP.clear()
+            interrupt.resume()
         click.echo(f"fci: {e}" + (f"; writing what it found to {out} (Ctrl-C again to skip that)"
                                   if stopped and out and e.partial.number_of_nodes() else ""), err=True)
         report = o.partial_report(e)
@@ -572,14 +572,14 @@ def _grade_lines(g) -> list[str]:
         out.append(f"First turns: {g.first_turns:,}; {g.keeping:,} keep the minimum ({g.keeping / g.first_turns:.0%})")
     else:
         lo, hi = g.keeping_bounds
-        why = "counted until they fixed the tier" if g.tier else "not settled in time"
+        why = "not settled when Ctrl-C stopped it" if g.interrupted else "not settled within the limits"
         out.append(f"First turns: {g.first_turns:,}; between {lo:,} and {hi:,} keep the minimum ({why})")
     if g.chance is not None:
         out.append(f"Random player ends with <= {g.target}: chance {g.chance:.4g} (exact, {g.dag_states:,} states walked)")
         if g.shortest is not None:
             out.append(f"Winning lines take {g.shortest} to {g.longest} turns")
     elif not skipped:
-        out.append("Random player's chance: not computed (the state DAG is larger than --dag-states)")
+        out.append(f"Random player's chance: not computed ({g.details.get('chance_not_computed', 'unknown')})")
     if g.profile is not None and g.profile.decisions:
         from .difficulty import profile_table
 
@@ -627,25 +627,35 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, quick, 
       fci grade --layout ten 14 7 9 2 0 11 6 15 4 10 --json
     """
     from .effort import LIMIT as EFFORT_LIMIT
-    from .grade import grade
+    from .grade import Stopped, grade
 
     load_kernels(quiet)
     progress = Progress("grade", enabled=not (quiet or as_json))
-    g = grade(setup.start, setup.cards, target, time_limit, dag_states, memory,
-              progress=lambda n, best, unit="states": progress(n, best, unit), state_limit=state_limit, jobs=jobs,
-              tier_only=quick, effort_limit=EFFORT_LIMIT if quick else None)
+    stopped = False
+    try:
+        g = grade(setup.start, setup.cards, target, time_limit, dag_states, memory,
+                  progress=lambda n, best, unit="states": progress(n, best, unit), state_limit=state_limit, jobs=jobs,
+                  tier_only=quick, effort_limit=EFFORT_LIMIT if quick else None)
+    except Stopped as e:
+        # what was proven is printed as a limit's grade would be, then status 130
+        g, stopped = e.grade, True
+        interrupt.resume()
     progress.close()
+    if stopped:
+        click.echo("fci: stopped by Ctrl-C; the facts not proven by then are unknown", err=True)
     if as_json:
         d = {"layout": setup.deal.layout.name if setup.deal else None, "deal": str(setup.deal) if setup.deal else None,
              "seed": setup.deal.seed if setup.deal else None}
         d.update(g.to_dict())
         emit_json(d)
-        return _status(g.reason is None or not g.reason.startswith("not every fact"))
-    click.echo(setup.header())
-    click.echo(setup.start.grid())
-    click.echo("")
-    for line in _grade_lines(g):
-        click.echo(line)
+    else:
+        click.echo(setup.header())
+        click.echo(setup.start.grid())
+        click.echo("")
+        for line in _grade_lines(g):
+            click.echo(line)
+    if stopped:
+        _interrupted()
     return _status(g.reason is None or not g.reason.startswith("not every fact"))
 
 
@@ -700,7 +710,7 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
         # the puzzles found are kept: printed as usual (their files, which take a solve each, are
         # not made), then status 130
         stopped, puzzles = e, e.puzzles
-        interrupt.STOP.clear()
+        interrupt.resume()
     progress.close()
     if stopped:
         click.echo(f"fci: stopped by Ctrl-C with {len(puzzles)} of {plural(count, 'puzzle')} found"

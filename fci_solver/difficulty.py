@@ -106,6 +106,14 @@ def solution_keys(solver: BitboardSolver, eng: Engine, pos: Position, minimum: i
     return solver.principal_keys(eng, key_of(pos), minimum, canonical=True)
 
 
+class Stopped(interrupt.Interrupted):
+    """Ctrl-C stopped :func:`profile`: ``profile`` holds the counts settled by then, as bounds."""
+
+    def __init__(self, profile: Profile):
+        super().__init__()
+        self.profile = profile
+
+
 class _Tally:
     """What is known of one decision while its next positions are being settled."""
 
@@ -192,26 +200,30 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
                 break
         return todo
 
-    if jobs > 1 and len(items) > 1:
-        # the threads share one table: what one proves, the other finds (seeded deal 1: 24.3M
-        # states on two threads with a table each, about as many as one thread alone with one)
-        limit = None if state_limit is None else state_limit // jobs
-        helpers = solver.helpers(jobs)
-        engines = [Engine(pos.board, cards) for _ in range(jobs)]
-        try:
-            with interrupt.pool(jobs) as pool:
-                list(pool.map(lambda j: run(items[j::jobs], engines[j], helpers[j], limit), range(jobs)))
-        finally:
-            solver.unshare(helpers)
-        states = solver.states - start_states
-    else:
-        run(items, eng, solver, state_limit)
-        states = solver.states - start_states
+    def settled_profile() -> Profile:
+        human = line_to_human(pos, turns, after)
+        decisions = tuple(Decision(i + 1, t.options, t.bounds, human[i], pos if i == 0 else after[i - 1])
+                          for i, t in enumerate(tallies))
+        return Profile(minimum, decisions, solver.states - start_states, time.perf_counter() - t0)
 
-    human = line_to_human(pos, turns, after)
-    decisions = tuple(Decision(i + 1, t.options, t.bounds, human[i], pos if i == 0 else after[i - 1])
-                      for i, t in enumerate(tallies))
-    return Profile(minimum, decisions, states, time.perf_counter() - t0)
+    try:
+        if jobs > 1 and len(items) > 1:
+            # the threads share one table: what one proves, the other finds (seeded deal 1: 24.3M
+            # states on two threads with a table each, about as many as one thread alone with one)
+            limit = None if state_limit is None else state_limit // jobs
+            helpers = solver.helpers(jobs)
+            engines = [Engine(pos.board, cards) for _ in range(jobs)]
+            try:
+                with interrupt.pool(jobs) as pool:
+                    list(pool.map(lambda j: run(items[j::jobs], engines[j], helpers[j], limit), range(jobs)))
+            finally:
+                solver.unshare(helpers)
+        else:
+            run(items, eng, solver, state_limit)
+    except interrupt.Interrupted:
+        # every count settled so far is a fact: the decisions keep them as bounds
+        raise Stopped(settled_profile()) from None
+    return settled_profile()
 
 
 def profile_table(p: Profile, all_rows: bool = True) -> list[str]:

@@ -26,8 +26,9 @@ import math
 import time
 from dataclasses import dataclass, field, fields
 
+from . import interrupt
 from .cards import CardTable
-from .difficulty import Profile, profile
+from .difficulty import Profile, Stopped as ProfileStopped, profile
 from .effort import LIMIT as EFFORT_LIMIT, Effort, effort as effort_line
 from .errors import FciError
 from .position import SEA_CHOICES, Position, sea_list, sea_word
@@ -130,6 +131,7 @@ class Grade:
     score_range: tuple[float, float] | None = None  # proven bounds on the effort when not exact
     profile: Profile | None = None
     effort: Effort | None = None
+    interrupted: bool = False  # Ctrl-C stopped it: what was not proven by then is unknown
 
     def to_dict(self) -> dict:
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("profile", "effort")}  # plain values
@@ -178,6 +180,28 @@ class _Clock:
         return self.end is not None and time.perf_counter() > self.end
 
 
+class Stopped(interrupt.Interrupted):
+    """Ctrl-C stopped :func:`grade`: ``grade`` holds what was proven by then, as a grade whose
+    limits ran out would (the rest unknown, the decision profile's counts bounded)."""
+
+    def __init__(self, grade: "Grade"):
+        super().__init__()
+        self.grade = grade
+
+
+@dataclass
+class _Facts:
+    """What :func:`grade` has proven so far (a Ctrl-C keeps it)."""
+
+    minimum: dict
+    minimum_states: int = 0
+    effort: Effort | None = None
+    profile: Profile | None = None
+    walk: tuple | None = None  # chance, shortest, longest, states walked
+    no_walk: str | None = None  # why the random player's chance was not computed
+    stopped: bool = False
+
+
 def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | None = None,
           dag_states: int = DEFAULT_DAG_STATES, memory: int | None = None, progress=None,
           tier_only: bool = False, state_limit: int | None = None, stop_band: Band | None = None,
@@ -192,52 +216,80 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     inner loop.  The effort line's cost is bounded by its cap (``effort_limit`` sets it; by default
     the least that fixes what is asked), not by ``state_limit``.  ``jobs``
     threads settle the profile's next positions; the facts do not depend on it, and with
-    ``state_limit`` each thread gets an equal share.
+    ``state_limit`` each thread gets an equal share.  Ctrl-C raises :class:`Stopped` with what
+    was proven by then.
     """
     t0 = time.perf_counter()
     clock = _Clock(time_limit)
     eng = Engine(pos.board, cards)
     solver = BitboardSolver(cards, memory=memory, chunk=SHORT_CHUNK)
-    served_sea = sea_word(pos.shark, pos.whale)
-    root = key_of(pos)
+    facts = _Facts(dict.fromkeys(SEA_CONFIGS))
+    try:
+        _prove(facts, pos, cards, target, eng, solver, clock, dag_states, progress, tier_only, state_limit,
+               stop_band, jobs, effort_limit)
+    except interrupt.Interrupted as e:
+        facts.stopped = True
+        if isinstance(e, ProfileStopped):
+            facts.profile = e.profile
+    g = _conclude(facts, pos, target, eng, solver, tier_only, stop_band, time.perf_counter() - t0)
+    if facts.stopped:
+        raise Stopped(g)
+    return g
 
+
+def _prove(facts: _Facts, pos: Position, cards: CardTable, target: int, eng: Engine, solver: BitboardSolver,
+           clock: "_Clock", dag_states: int, progress, tier_only: bool, state_limit: int | None,
+           stop_band: Band | None, jobs: int, effort_limit: int | None) -> None:
+    """Prove the facts of :func:`grade` into ``facts``, each one as it is settled."""
+    served_sea = sea_word(pos.shark, pos.whale)
     # 1. minimum with each choice of sea animals (one table: the keys include the sea bits)
-    minimum = dict.fromkeys(SEA_CONFIGS)
     wanted = {"none", served_sea} if tier_only else set(SEA_CONFIGS)
     for name, (shark, whale) in SEA_CONFIGS.items():
         if name in wanted:
-            minimum[name] = _minimum(solver, eng, pos.replace(shark=shark, whale=whale), clock, state_limit)
+            facts.minimum[name] = _minimum(solver, eng, pos.replace(shark=shark, whale=whale), clock, state_limit)
             if progress:
                 progress(solver.states, None, "states")
-    served = minimum[served_sea]
-    minimum_states = solver.states
+    served = facts.minimum[served_sea]
+    facts.minimum_states = solver.states
 
     # 2. the effort line (the tier's measure) and the decision profile along the solution line
-    eff = prof = None
     if served is not None and served <= target and not clock.over:
-        eff = _effort(pos, cards, eng, served, tier_only, stop_band, clock, effort_limit)
+        facts.effort = _effort(pos, cards, eng, served, tier_only, stop_band, clock, effort_limit)
         if not tier_only and not clock.over:
-            room = _room(solver, state_limit)
-            prof = profile(pos, cards, served, solver=solver, eng=eng, jobs=jobs, memory=memory,
-                           state_limit=room, deadline=clock.deadline(),
-                           progress=(lambda done, total: progress(done, None, f"of {total:,} next positions settled"))
-                           if progress else None)
+            facts.profile = profile(pos, cards, served, solver=solver, eng=eng, jobs=jobs, memory=solver.memory,
+                                    state_limit=_room(solver, state_limit), deadline=clock.deadline(),
+                                    progress=(lambda done, total: progress(done, None, f"of {total:,} next positions settled"))
+                                    if progress else None)
+
+    # 3. the random player's chance and the line lengths, when the DAG is small enough
+    room = _room(solver, state_limit)
+    if tier_only:
+        return
+    if dag_states == 0:
+        facts.no_walk = "--dag-states 0"
+    elif clock.over or (room is not None and room <= 0):
+        facts.no_walk = "the limits ran out before it"
+    else:
+        w = dag_walk(pos, cards, target, max_states=dag_states, eng=eng)
+        if w.complete:
+            e = w.entry(key_of(pos))
+            facts.walk = ((e[0], e[1], e[2]) if e else (0.0, None, None)) + (w.states,)
+        else:
+            facts.no_walk = "the state DAG is larger than --dag-states"
+
+
+def _conclude(facts: _Facts, pos: Position, target: int, eng: Engine, solver: BitboardSolver, tier_only: bool,
+              stop_band: Band | None, seconds: float) -> Grade:
+    """The :class:`Grade` of what ``facts`` holds: the tier, or why there is none."""
+    minimum, eff, prof = facts.minimum, facts.effort, facts.profile
+    served = minimum[sea_word(pos.shark, pos.whale)]
     if prof is not None and prof.decisions:
         n, first = prof.decisions[0].options, prof.decisions[0]
     else:
-        n, first = len(eng.next_states(root)), None
+        n, first = len(eng.next_states(key_of(pos))), None
     keeping = first.keeping if first else None
     bounds = first.keeping_bounds if first else (0, n)
-
-    # 3. the random player's chance and the line lengths, when the DAG is small enough
-    chance = shortest = longest = walked = None
-    room = _room(solver, state_limit)
-    if not clock.over and not tier_only and dag_states > 0 and (room is None or room > 0):
-        w = dag_walk(pos, cards, target, max_states=dag_states, eng=eng)
-        if w.complete:
-            e = w.entry(root)
-            chance, shortest, longest = (e[0], e[1], e[2]) if e else (0.0, None, None)
-            walked = w.states
+    chance, shortest, longest, walked = facts.walk or (None, None, None, None)
 
     reason = score = score_range = tier = None
     if served is not None and served > target:
@@ -245,7 +297,8 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     elif not n:
         reason = "the deal has no legal turn"
     elif eff is None:
-        reason = "not every fact was proven within the limits"
+        reason = ("stopped by Ctrl-C before every fact was proven" if facts.stopped
+                  else "not every fact was proven within the limits")
     elif eff.exact:
         score = eff.hardest
         tier = tier_of(score)
@@ -257,7 +310,11 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
             reason = f"stopped once the bounds showed the deal is not {stop_band.name}"
         else:
             reason = f"a decision needs more than {eff.limit:,} search states (the effort's cap)"
-    details = {"states": solver.states, "minimum_states": minimum_states}
+    details = {"states": solver.states, "minimum_states": facts.minimum_states}
+    if facts.stopped and facts.walk is None and not tier_only:
+        facts.no_walk = "stopped by Ctrl-C before it"
+    if facts.no_walk:
+        details["chance_not_computed"] = facts.no_walk
     if tier_only:
         details["not_computed"] = ["minima with other sea animals", "random player's chance"]
     if score_range is not None:
@@ -267,7 +324,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
         details["effort_states"] = eff.states
     return Grade(target, tuple(sea_list(pos.shark, pos.whale)), minimum, needed(minimum), n, keeping,
                  bounds, chance, shortest, longest, walked, score, tier, reason,
-                 time.perf_counter() - t0, details, score_range, prof, eff)
+                 seconds, details, score_range, prof, eff, facts.stopped)
 
 
 def _effort(pos: Position, cards: CardTable, eng: Engine, minimum: int, tier_only: bool, band: Band | None,

@@ -9,8 +9,9 @@ purpose: click turns that into exit status 1, and the command line answers 130.
 Python runs a signal handler only between bytecodes of the main thread, so a main thread inside
 compiled code (numba compiling a kernel on a first run: seconds in LLVM) would not hear Ctrl-C
 until it came back.  A watchdog thread hears the signal at once, through the wakeup file that
-the interpreter's C-level handler writes to, and ends the process with 130 if the handler has
-still not run :data:`GRACE` seconds later.  A handler that runs inside the compiler does not
+the interpreter's C-level handler writes to.  It raises :data:`FLAG`, which a kernel that runs
+long in one call reads now and then (it returns, and the handler runs), and it ends the process
+with 130 if the handler has still not run :data:`GRACE` seconds later.  A handler that runs inside the compiler does not
 raise there (numba would report a half-compiled kernel, llvmlite print a traceback from its
 callback and go on compiling), nor inside a block marked :func:`held`: it leaves the interrupt to
 the next :func:`check` in the main thread, or to the watchdog.  Otherwise the command unwinds as
@@ -27,7 +28,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
+import numpy as np
+
 STOP = threading.Event()
+# 1 once Ctrl-C is pressed, 0 again when the command takes it and goes on: for a kernel that runs
+# long in one call (the whole-DAG walk: seconds), which only its arguments reach
+FLAG = np.zeros(1, np.uint8)
 GRACE = 0.5  # seconds the main thread has to take the signal before the watchdog ends the process
 _watching = False
 
@@ -48,6 +54,7 @@ _holding = [0]
 
 def _handler(signum, frame):
     STOP.set()
+    FLAG[0] = 1
     if _holding[0] or _in_compiler(frame):
         _deferred.set()
         return
@@ -67,7 +74,7 @@ def install() -> None:
     """Route SIGINT to :data:`STOP` and :class:`Interrupted` (main thread only), and start the
     watchdog (once a process)."""
     global _watching
-    STOP.clear()
+    resume()
     _deferred.clear()
     signal.signal(signal.SIGINT, _handler)
     if not _watching:
@@ -83,6 +90,7 @@ def _watch(fd: int) -> None:
     while True:
         if signal.SIGINT not in os.read(fd, 64):
             continue
+        FLAG[0] = 1  # a kernel in the main thread returns, and the handler runs
         heard = time.monotonic()
         while time.monotonic() - heard < GRACE:
             if _taken[0] > seen:
@@ -97,6 +105,13 @@ def _watch(fd: int) -> None:
             finally:
                 os._exit(130)
         seen = _taken[0]
+
+
+def resume() -> None:
+    """The Ctrl-C is taken and the command goes on (a report to print, a prompt to show): the
+    next look at Ctrl-C, in Python or in a kernel, sees none."""
+    STOP.clear()
+    FLAG[0] = 0
 
 
 def check() -> None:

@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 
 from .cards import CardTable
 from .errors import FciError
-from .interrupt import STOP, Interrupted
+from .interrupt import Interrupted, resume
 from .text import plural
 from .notation import parse_human_turn, turn_to_human
 from .position import Position, rank_name
@@ -183,7 +183,7 @@ class Session:
         try:
             h = hint(self.pos, self.cards, self.time_limit, progress=progress)
         except Interrupted:
-            STOP.clear()
+            resume()
             self.out("Hint stopped.")
             return
         finally:
@@ -291,6 +291,6 @@ class TerminalInput:
             except EOFError:
                 return
             except (Interrupted, KeyboardInterrupt):
-                STOP.clear()
+                resume()
                 print()
                 yield INTERRUPT

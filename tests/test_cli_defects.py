@@ -136,6 +136,18 @@ def test_ctrl_c_during_a_perfect_play_graph_keeps_what_it_found(tmp_path):
     assert [f.name for f in tmp_path.iterdir()] == ["g.graphml"]  # no temporary file left
 
 
+def test_ctrl_c_during_grade_prints_what_was_proven():
+    # a grade stopped after seconds printed only "interrupted"; now it prints the facts proven by
+    # then (the decision profile's counts as bounds), as a time limit does, with status 130
+    rc, text, err = ctrl_c_once(["grade", "--random", "--seed", "1"],
+                                lambda err: "next positions settled" in err)
+    assert rc == 130 and err.strip().endswith("fci: interrupted") and "Traceback" not in err
+    assert "fci: stopped by Ctrl-C; the facts not proven by then are unknown" in err
+    assert "Minimum by sea animals: none 1, shark 1, whale 1, both 1" in text
+    assert "Tier: " in text and "Random player's chance: not computed (stopped by Ctrl-C before it)" in text
+    assert "(not settled when Ctrl-C stopped it)" in text or "between" in text
+
+
 def test_ctrl_c_during_generate_prints_the_puzzles_found(tmp_path):
     # a search for 40 puzzles stopped after some were found threw them all away
     rc, text, err = ctrl_c_once(["generate", "-d", "easy", "-n", "40", "--seed", "3", "--svg", str(tmp_path)],

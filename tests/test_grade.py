@@ -10,7 +10,7 @@ from functools import lru_cache
 import pytest
 from click.testing import CliRunner
 
-from fci_solver import rules
+from fci_solver import interrupt, rules
 from fci_solver.cli import cli, main
 from fci_solver.errors import FciError
 from fci_solver.generate import generate
@@ -291,3 +291,74 @@ def test_grading_on_two_threads_proves_the_same_facts(pos):
     one, two = grade(pos, CARDS), grade(pos, CARDS, jobs=2)
     fields = ("minimum", "needs", "first_turns", "keeping", "chance", "shortest", "longest", "score", "tier")
     assert [getattr(two, f) for f in fields] == [getattr(one, f) for f in fields]
+
+
+def _ten_3():
+    from fci_solver.position import Deal
+
+    # a medium deal on the ten layout: 527 next positions to settle along its solution line
+    return Deal.random("ten", 3).position(shark=False, whale=False)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_while_the_profile_settles_keeps_what_was_proven(jobs):
+    # a Ctrl-C threw a grade away; now it stops as a limit stops it, with what it proved by then
+    from fci_solver.grade import Stopped
+
+    whole = grade(_ten_3(), CARDS)
+
+    def ctrl_c_after_50(done, best, unit):
+        if "next positions" in unit and done >= 50:
+            interrupt.STOP.set()
+
+    try:
+        with pytest.raises(Stopped) as e:
+            grade(_ten_3(), CARDS, progress=ctrl_c_after_50, jobs=jobs)
+    finally:
+        interrupt.resume()
+    g = e.value.grade
+    assert g.interrupted and g.minimum == whole.minimum and g.tier == whole.tier  # the effort came first
+    assert g.chance is None and g.details["chance_not_computed"] == "stopped by Ctrl-C before it"
+    settled = sum(lo + d.options - hi for d in g.profile.decisions for lo, hi in [d.keeping_bounds])
+    assert settled < sum(d.options for d in whole.profile.decisions)
+    for part, exact in zip(g.profile.decisions, whole.profile.decisions):
+        lo, hi = part.keeping_bounds
+        assert lo <= exact.keeping <= hi
+
+
+def test_ctrl_c_during_the_random_players_walk_keeps_the_rest(monkeypatch):
+    import fci_solver.grade as G
+
+    walk = G.dag_walk
+
+    def ctrl_c_first(*args, **kw):
+        interrupt.STOP.set()
+        interrupt.FLAG[0] = 1  # what the watchdog raises for a kernel in the main thread
+        return walk(*args, **kw)
+
+    monkeypatch.setattr(G, "dag_walk", ctrl_c_first)
+    try:
+        with pytest.raises(G.Stopped) as e:
+            grade(_ten_3(), CARDS)
+    finally:
+        interrupt.resume()
+    g = e.value.grade
+    assert g.profile.exact and g.tier == "medium" and g.chance is None and g.interrupted
+
+
+def test_the_whole_dag_walk_stops_when_another_thread_raises_the_flag():
+    # the walk is one kernel call of seconds: the Ctrl-C watchdog raises interrupt.FLAG, which the
+    # kernel reads every 4,096 nodes (a load the compiler must not hoist out of its loop)
+    import threading
+    from fci_solver.bitboard.search import dag_walk
+    from fci_solver.position import Deal
+
+    pos = Deal.random("standard", 8).position(shark=False, whale=False)  # more than 10^6 states
+    later = threading.Timer(0.2, lambda: interrupt.FLAG.__setitem__(0, 1))
+    later.start()
+    try:
+        w = dag_walk(pos, CARDS, 1, max_states=4_000_000)
+    finally:
+        later.cancel()
+        interrupt.resume()
+    assert w.ctl[1] == 5 and not w.complete and w.states % 4096 == 0 and w.states < 4_000_000

@@ -1157,9 +1157,12 @@ def dag_walk(pos: Position, cards: CardTable, target: int, max_states: int = 2_0
     if eng.lower_bound(root) > target:
         w.ctl[1] = 1
         return w
+    if not interrupt.STOP.is_set():
+        interrupt.FLAG[0] = 0  # one left by a Ctrl-C that the command took and went on from
     K.dag_walk(np.uint64(root[0]), np.uint64(root[1]), np.int64(root[2]), target, max_states, ck0, ck1, cmeta,
                eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc,
-               w.k0, w.k1, w.tag, w.s, w.n, w.lo, w.hi, w.best, w.ctl)
+               w.k0, w.k1, w.tag, w.s, w.n, w.lo, w.hi, w.best, w.ctl, interrupt.FLAG)
+    interrupt.check()
     return w
 
 

@@ -40,7 +40,7 @@ def _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best):
 @njit(cache=True, nogil=True)
 def dag_walk(root0, root1, rootmeta, target, max_nodes,
              ck0, ck1, cmeta, ab, prey, mid, bydist, dstart, maxd, cmask, cellrc,
-             dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, ctl):
+             dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, ctl, stop):
     """Visit every state reachable from the root from which ``target`` can still be reached, once.
 
     For each visited state, with turns chosen uniformly (one turn = one way to play it, as the
@@ -53,7 +53,9 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
 
     A child whose lower bound exceeds the target is not entered: nothing below it can win, so its
     chance is 0 and it has no winning line.  This is what makes whole deals walkable.
-    ctl: 0 nodes visited, 1 status (1 done, 3 child buffer overflow, 4 node cap), 2 pruned children.
+    ctl: 0 nodes visited, 1 status (1 done, 3 child buffer overflow, 4 node cap, 5 stopped),
+    2 pruned children.  ``stop[0]`` set by another thread stops the walk within a few thousand
+    nodes (a walk takes seconds in one call: Ctrl-C is answered here).
     """
     cap = ck0.shape[0]
     MAXF = 64
@@ -98,6 +100,9 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
             ctl[0] += 1
             if ctl[0] > max_nodes:
                 ctl[1] = 4
+                return
+            if (ctl[0] & 4095) == 0 and stop[0] != 0:
+                ctl[1] = 5
                 return
         if fnext[d] < fend[d]:
             j = fnext[d]
