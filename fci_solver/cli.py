@@ -417,7 +417,7 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, jobs, time_
         limit = OPTIMAL_TIME_LIMIT if time_limit is None else time_limit
         return _optimal_graph(setup, max_nodes, out, labels, quiet, as_json, jobs, limit)
     progress = Progress("graph", enabled=not (quiet or as_json))
-    G = g.build_graph(setup.start, setup.cards, max_nodes=max_nodes, progress=lambda n, _: progress(n, unit="states expanded"))
+    G = g.build_graph(setup.start, setup.cards, max_nodes=max_nodes, progress=lambda n, _: progress(n, unit=f"of at most {max_nodes:,} states found"))
     if out and labels:
         g.label_edges(G, setup.start.board, setup.cards, progress=lambda n, _: progress(n, unit="states labelled"))
     progress.close()

@@ -80,6 +80,7 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
 
     ``labels`` also names one turn per edge (:func:`label_edges`), which the reference engine
     checks: slow on large graphs, so it is done only when asked, after the cap is known to hold.
+    ``progress(found, None)`` is told the states found so far, now and then.
     """
     from .bitboard.search import Engine, key_of
     from .bitboard.turns import TurnLister, spans
@@ -111,10 +112,12 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
                         depth[ch] = depth[key] + 1
                         nxt_frontier.append(ch)
                         if len(depth) > max_nodes:
-                            raise FciError(f"the state graph has more than {max_nodes:,} states; raise --max-nodes or try a smaller deal or fewer sea animals")
+                            raise FciError(f"the state graph has more than {max_nodes:,} states; raise --max-nodes, try a smaller deal or fewer sea animals, or --optimal for the positions of perfect play only")
+                        if progress and not len(depth) & 0xFFFF:
+                            progress(len(depth), None)  # one position with the Whale has 10^5 turns
                     G.add_edge(kid, node_id(ch), turns=turns[e])
                 if progress:
-                    progress(len(order), None)
+                    progress(len(depth), None)
         frontier = nxt_frontier
     for key in order:
         G.add_node(node_id(key), **node_attributes(start.board, key, depth[key]))
