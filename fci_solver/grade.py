@@ -32,7 +32,7 @@ from .difficulty import Profile, Stopped as ProfileStopped, profile
 from .effort import LIMIT as EFFORT_LIMIT, Effort, effort as effort_line
 from .errors import FciError
 from .position import SEA_CHOICES, Position, sea_list, sea_word
-from .bitboard.search import SHORT_CHUNK, BitboardSolver, Engine, dag_walk, key_of
+from .bitboard.search import SHORT_CHUNK, BitboardSolver, Engine, dag_table_size, dag_walk, key_of
 
 TIERS = ("easy", "medium", "hard", "expert")
 # lowest effort (search states of the hardest decision) of easy, medium, hard, expert; README:
@@ -220,6 +220,8 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     was proven by then.
     """
     t0 = time.perf_counter()
+    if dag_states > 0 and not tier_only:
+        dag_table_size(dag_states)  # a walk too large for this machine is an error now, not after the rest
     clock = _Clock(time_limit)
     eng = Engine(pos.board, cards)
     solver = BitboardSolver(cards, memory=memory, chunk=SHORT_CHUNK)

@@ -226,6 +226,9 @@ def test_generate_cli_json_and_svg(tmp_path):
     (["generate", "-d", "expert", "-l", "{two}"], "has only 0 expert deals among all 240"),
     (["generate", "-d", "35-30"], "the band '35-30' is empty"),
     (["grade", "--random", "--seed", "1", "--dag-states", "-5"], "--dag-states"),
+    # the walk's table is made whole first: one larger than the machine's memory was killed by
+    # the system (10^12 states: a table of 7,000 TiB); now it is refused before any search
+    (["grade", "--random", "--seed", "1", "--dag-states", str(10**12)], "more than half of this machine's memory"),
     (["generate", "-d", "hard", "-l", "{two}", "--spread", "3"], "--spread must be between 1 and the 2 cells"),
     # a tier the search does not reach in time: said in one line, with the budget to raise
     (["generate", "-d", "expert", "--time-limit", "0.5"], "raise --time-limit"),

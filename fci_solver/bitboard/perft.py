@@ -9,7 +9,6 @@ the adding (which waits on memory) overlaps the listing (which works the CPU).
 
 from __future__ import annotations
 
-import os
 import queue
 import threading
 from contextlib import nullcontext
@@ -39,12 +38,9 @@ MIN_SET = 1 << 12  # slots
 
 
 def default_memory_mib() -> int:
-    """Half of this machine's memory (4096 MiB where the system does not tell): a perft that
-    outgrows it stops with a message instead of being killed by the system, and leaves room."""
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2 >> 20
-    except (ValueError, OSError, AttributeError):
-        return 4096
+    """Half of this machine's memory: a perft that outgrows it stops with a message instead of
+    being killed by the system, and leaves room."""
+    return memory.machine_bytes() // 2 >> 20
 
 
 class TooLarge(FciError):

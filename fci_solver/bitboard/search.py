@@ -1117,6 +1117,8 @@ def _stop_all(workers: list) -> None:
 class DagWalk:
     """The result of :func:`dag_walk`: a table of every state from which the target can be reached."""
 
+    ENTRY_BYTES = 57  # two key words, a tag, the chance's sum and count, lo, hi, best
+
     def __init__(self, eng: Engine, root, target: int, size: int):
         self.eng, self.root, self.target = eng, root, target
         self.k0, self.k1 = np.zeros(size, np.uint64), np.zeros(size, np.uint64)
@@ -1148,11 +1150,23 @@ class DagWalk:
         return e[3] if e else max(self.target + 1, self.eng.lower_bound(key))
 
 
+def dag_table_size(max_states: int) -> int:
+    """The entries of :func:`dag_walk`'s table for ``max_states``; an error when the table would
+    take more than half of this machine's memory (it is made whole before the walk, and past the
+    machine's memory the system kills the process)."""
+    size = 1 << max(10, (2 * max_states).bit_length())
+    need, have = size * DagWalk.ENTRY_BYTES, memory.machine_bytes()
+    if need > have // 2:
+        raise FciError(f"--dag-states {max_states:,} needs a table of {need / 2**30:,.1f} GiB, "
+                       f"more than half of this machine's memory ({have / 2**30:,.1f} GiB)")
+    return size
+
+
 def dag_walk(pos: Position, cards: CardTable, target: int, max_states: int = 2_000_000, eng: Engine | None = None) -> DagWalk:
     """Walk every state of the game from which ``target`` can still be reached (see :func:`.kernels.dag_walk`)."""
     eng = eng or Engine(pos.board, cards)
     root = key_of(pos)
-    w = DagWalk(eng, root, target, 1 << max(10, (2 * max_states).bit_length()))
+    w = DagWalk(eng, root, target, dag_table_size(max_states))
     ck0, ck1, cmeta = eng.buffers()[:3]
     if eng.lower_bound(root) > target:
         w.ctl[1] = 1
