@@ -23,6 +23,11 @@ from .position import DEFAULT_MARGIN, Deal, Position, effect_label, parse_sea, r
 from . import interrupt, notation, rules, search
 from .progress import Progress
 from .text import plural
+from .bitboard.memory import machine_bytes
+
+# --memory beyond the machine's own is refused: tables grow as they fill, and past it the system
+# would kill the process mid-search
+MACHINE_MIB = machine_bytes() >> 20
 
 
 def emit_json(obj) -> None:
@@ -214,7 +219,7 @@ def cards_cmd(cards_file, plain, as_json):
 @click.option("--target", type=click.IntRange(min=1), default=3, show_default=True, help="Win when at most this many stacks remain.")
 @click.option("--engine", type=click.Choice(search.ENGINES, case_sensitive=False), default="bitboard", show_default=True, help="The numba engine, or the pure-Python reference (slow; the rules as code).")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="Stop after this many seconds (answer may be inexact).")
-@click.option("--memory", type=click.IntRange(min=1), show_default="2048", help="Transposition-table budget in MiB (bitboard engine).")
+@click.option("--memory", type=click.IntRange(min=1, max=MACHINE_MIB), show_default="2048", help="Transposition-table budget in MiB (bitboard engine).")
 @click.option("--can-win", is_flag=True, help="Only decide whether the target can be reached: stop at the first line that does.")
 @click.option("--notation", "notation_kind", type=click.Choice(["human", "json"], case_sensitive=False), default="human", show_default=True, help="How turns are written in text output.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
@@ -336,7 +341,7 @@ def replay_cmd(file, cards_file, plain, html_file, as_json):
 @click.option("--depth", type=click.IntRange(min=1), default=2, show_default=True, help="Count levels 1..depth.")
 @click.option("--engine", type=click.Choice(search.ENGINES, case_sensitive=False), default="bitboard", show_default=True, help="The numba engine, or the pure-Python reference (slow; the rules as code).")
 @jobs_option("numba engine; the count does not depend on it", cpus=False, work="list and count the states")
-@click.option("--memory", type=click.IntRange(min=256), show_default="half of this machine's memory", help="MiB the numba engine may hold; a level that needs more stops the count.")
+@click.option("--memory", type=click.IntRange(min=256, max=MACHINE_MIB), show_default="half of this machine's memory", help="MiB the numba engine may hold; a level that needs more stops the count.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def perft_cmd(setup: Setup, depth, engine, jobs, memory, quiet, as_json):
@@ -608,7 +613,7 @@ def _grade_lines(g) -> list[str]:
 @click.option("--state-limit", type=click.IntRange(min=1), help="Stop after this many search states (the same on every machine).")
 @click.option("--dag-states", type=click.IntRange(min=0), default=1_000_000, show_default=True, help="Largest state DAG to walk for the random player's chance (0: skip).")
 @click.option("--quick", is_flag=True, help="Only what the tier rests on: the minimum and the effort line (about a second on a standard deal; no decision profile, other sea choices or random player).")
-@click.option("--memory", type=click.IntRange(min=16), show_default="2048, shared by the threads", help="Transposition-table budget in MiB.")
+@click.option("--memory", type=click.IntRange(min=16, max=MACHINE_MIB), show_default="2048, shared by the threads", help="Transposition-table budget in MiB.")
 @jobs_option("the facts do not depend on it")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

@@ -51,6 +51,17 @@ def test_a_full_disk_is_a_one_line_error(extra):
     assert "cannot write the output" in err
 
 
+@pytest.mark.parametrize("command", ["solve", "grade", "perft"])
+def test_more_memory_than_the_machine_has_is_a_one_line_error(command):
+    # tables and sets grow as they fill: a budget past the machine's memory let the system kill
+    # the process mid-search instead of saying so
+    from fci_solver.bitboard.memory import machine_bytes
+
+    too_much = (machine_bytes() >> 20) + 1
+    err = one_line_error(run([command, "--random", "--seed", "1", "--memory", str(too_much)]))
+    assert f"Invalid value for '--memory': {too_much} is not in the range" in err
+
+
 def test_a_closed_standard_output_fails_instead_of_losing_the_answer():
     r = subprocess.run(FCI + ["solve", "--random", "--seed", "1"], stderr=subprocess.PIPE, text=True, timeout=120,
                        preexec_fn=lambda: os.close(1))
