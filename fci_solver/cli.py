@@ -391,10 +391,23 @@ def perft_cmd(setup: Setup, depth, engine, jobs, memory, quiet, as_json):
     return 0
 
 
+GRAPH_STATE_BYTES = 2048  # a state of a networkx graph with its edges: 1.6 GB at 1,000,000 states (ten, seed 3)
+
+
+def _graph_fits(n: int) -> int:
+    """``--max-nodes``: a graph that large must fit in half of this machine's memory (past it the
+    system would kill the process after minutes of building)."""
+    need, have = n * GRAPH_STATE_BYTES, machine_bytes()
+    if need > have // 2:
+        raise click.BadParameter(f"{n:,} states would take about {need / 2**30:,.0f} GiB (about 2 KiB a state), "
+                                 f"more than half of this machine's memory ({have / 2**30:,.1f} GiB)")
+    return n
+
+
 @cli.command("graph", short_help="Build and analyse the state graph of a small deal.")
 @deal_options
 @click.option("--target", type=click.IntRange(min=1), default=3, show_default=True, help="Win when at most this many stacks remain.")
-@click.option("--max-nodes", type=click.IntRange(min=1), default=1_000_000, show_default=True, help="Stop with an error past this many states.")
+@click.option("--max-nodes", type=click.IntRange(min=1), default=1_000_000, show_default=True, callback=lambda ctx, param, n: _graph_fits(n), help="Stop with an error past this many states.")
 @click.option("--out", "out", type=click.Path(dir_okay=False), help="Write the graph: .graphml, .gexf or .dot.")
 @click.option("--labels/--no-labels", default=True, show_default=True, help="In the --out file, label each edge with one turn (JSON notation).")
 @click.option("--optimal", is_flag=True, help="Only the graph of perfect play: positions on some line that reaches the minimum.")

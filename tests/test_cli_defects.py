@@ -62,6 +62,16 @@ def test_more_memory_than_the_machine_has_is_a_one_line_error(command):
     assert f"Invalid value for '--memory': {too_much} is not in the range" in err
 
 
+def test_a_graph_cap_past_the_machines_memory_is_a_one_line_error():
+    # the error of a capped graph says "raise --max-nodes"; raised past the memory (about 2 KiB a
+    # state), the build was killed by the system minutes later
+    from fci_solver.bitboard.memory import machine_bytes
+
+    n = machine_bytes() // 1024
+    err = one_line_error(run(["graph", "--random", "--seed", "1", "--max-nodes", str(n)]))
+    assert f"{n:,} states would take about" in err and "more than half of this machine's memory" in err
+
+
 def test_a_closed_standard_output_fails_instead_of_losing_the_answer():
     r = subprocess.run(FCI + ["solve", "--random", "--seed", "1"], stderr=subprocess.PIPE, text=True, timeout=120,
                        preexec_fn=lambda: os.close(1))
