@@ -272,10 +272,12 @@ def _prove(facts: _Facts, pos: Position, cards: CardTable, target: int, eng: Eng
     elif clock.over or (room is not None and room <= 0):
         facts.no_walk = "the limits ran out before it"
     else:
-        w = dag_walk(pos, cards, target, max_states=dag_states, eng=eng)
+        w = dag_walk(pos, cards, target, max_states=dag_states, eng=eng, deadline=clock.deadline())
         if w.complete:
             e = w.entry(key_of(pos))
             facts.walk = ((e[0], e[1], e[2]) if e else (0.0, None, None)) + (w.states,)
+        elif clock.over:
+            facts.no_walk = f"the time limit ran out after {w.states:,} states of the walk"
         else:
             facts.no_walk = "the state DAG is larger than --dag-states"
 
@@ -314,7 +316,7 @@ def _conclude(facts: _Facts, pos: Position, target: int, eng: Engine, solver: Bi
             reason = f"a decision needs more than {eff.limit:,} search states (the effort's cap)"
     details = {"states": solver.states, "minimum_states": facts.minimum_states}
     if facts.stopped and facts.walk is None and not tier_only:
-        facts.no_walk = "stopped by Ctrl-C before it"
+        facts.no_walk = "stopped by Ctrl-C"
     if facts.no_walk:
         details["chance_not_computed"] = facts.no_walk
     if tier_only:

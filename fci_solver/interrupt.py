@@ -9,9 +9,9 @@ purpose: click turns that into exit status 1, and the command line answers 130.
 Python runs a signal handler only between bytecodes of the main thread, so a main thread inside
 compiled code (numba compiling a kernel on a first run: seconds in LLVM) would not hear Ctrl-C
 until it came back.  A watchdog thread hears the signal at once, through the wakeup file that
-the interpreter's C-level handler writes to.  It raises :data:`FLAG`, which a kernel that runs
-long in one call reads now and then (it returns, and the handler runs), and it ends the process
-with 130 if the handler has still not run :data:`GRACE` seconds later.  A handler that runs inside the compiler does not
+the interpreter's C-level handler writes to.  It raises every :func:`flag` in use, which a
+kernel that runs long in one call reads now and then (it returns, and the handler runs), and it
+ends the process with 130 if the handler has still not run :data:`GRACE` seconds later.  A handler that runs inside the compiler does not
 raise there (numba would report a half-compiled kernel, llvmlite print a traceback from its
 callback and go on compiling), nor inside a block marked :func:`held`: it leaves the interrupt to
 the next :func:`check` in the main thread, or to the watchdog.  Otherwise the command unwinds as
@@ -31,9 +31,8 @@ from contextlib import contextmanager
 import numpy as np
 
 STOP = threading.Event()
-# 1 once Ctrl-C is pressed, 0 again when the command takes it and goes on: for a kernel that runs
-# long in one call (the whole-DAG walk: seconds), which only its arguments reach
-FLAG = np.zeros(1, np.uint8)
+_flags: dict = {}  # id -> the one-byte array of each kernel call that reads one (see flag)
+_flags_lock = threading.Lock()
 GRACE = 0.5  # seconds the main thread has to take the signal before the watchdog ends the process
 _watching = False
 
@@ -54,7 +53,7 @@ _holding = [0]
 
 def _handler(signum, frame):
     STOP.set()
-    FLAG[0] = 1
+    _raise_flags()
     if _holding[0] or _in_compiler(frame):
         _deferred.set()
         return
@@ -90,7 +89,7 @@ def _watch(fd: int) -> None:
     while True:
         if signal.SIGINT not in os.read(fd, 64):
             continue
-        FLAG[0] = 1  # a kernel in the main thread returns, and the handler runs
+        _raise_flags()  # a kernel in the main thread returns, and the handler runs
         heard = time.monotonic()
         while time.monotonic() - heard < GRACE:
             if _taken[0] > seen:
@@ -111,7 +110,6 @@ def resume() -> None:
     """The Ctrl-C is taken and the command goes on (a report to print, a prompt to show): the
     next look at Ctrl-C, in Python or in a kernel, sees none."""
     STOP.clear()
-    FLAG[0] = 0
 
 
 def check() -> None:
@@ -121,6 +119,36 @@ def check() -> None:
             _deferred.clear()  # taken here: the command unwinds as usual
             _taken[0] += 1
         raise Interrupted
+
+
+@contextmanager
+def flag(seconds: float | None = None):
+    """A one-byte array for a kernel that runs long in one call (the whole-DAG walk: seconds) and
+    that only its arguments reach: 1 once Ctrl-C is pressed (the watchdog raises it while the
+    main thread is in the kernel), 2 once ``seconds`` have passed."""
+    f = np.zeros(1, np.uint8)
+    timer = None
+    if seconds is not None:
+        timer = threading.Timer(max(0.0, seconds), f.__setitem__, (0, 2))
+        timer.daemon = True
+        timer.start()
+    with _flags_lock:
+        _flags[id(f)] = f
+    if STOP.is_set():
+        f[0] = 1
+    try:
+        yield f
+    finally:
+        with _flags_lock:
+            del _flags[id(f)]
+        if timer is not None:
+            timer.cancel()
+
+
+def _raise_flags() -> None:
+    with _flags_lock:
+        for f in _flags.values():
+            f[0] = 1
 
 
 @contextmanager

@@ -167,7 +167,7 @@ def test_ctrl_c_during_grade_prints_what_was_proven():
     assert rc == 130 and err.strip().endswith("fci: interrupted") and "Traceback" not in err
     assert "fci: stopped by Ctrl-C; the facts not proven by then are unknown" in err
     assert "Minimum by sea animals: none 1, shark 1, whale 1, both 1" in text
-    assert "Tier: " in text and "Random player's chance: not computed (stopped by Ctrl-C before it)" in text
+    assert "Tier: " in text and "Random player's chance: not computed (stopped by Ctrl-C)" in text
     assert "(not settled when Ctrl-C stopped it)" in text or "between" in text
 
 

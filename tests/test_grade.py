@@ -321,7 +321,7 @@ def test_ctrl_c_while_the_profile_settles_keeps_what_was_proven(jobs):
         interrupt.resume()
     g = e.value.grade
     assert g.interrupted and g.minimum == whole.minimum and g.tier == whole.tier  # the effort came first
-    assert g.chance is None and g.details["chance_not_computed"] == "stopped by Ctrl-C before it"
+    assert g.chance is None and g.details["chance_not_computed"] == "stopped by Ctrl-C"
     settled = sum(lo + d.options - hi for d in g.profile.decisions for lo, hi in [d.keeping_bounds])
     assert settled < sum(d.options for d in whole.profile.decisions)
     for part, exact in zip(g.profile.decisions, whole.profile.decisions):
@@ -335,8 +335,7 @@ def test_ctrl_c_during_the_random_players_walk_keeps_the_rest(monkeypatch):
     walk = G.dag_walk
 
     def ctrl_c_first(*args, **kw):
-        interrupt.STOP.set()
-        interrupt.FLAG[0] = 1  # what the watchdog raises for a kernel in the main thread
+        interrupt.STOP.set()  # a walk's flag starts raised then, as the watchdog would raise it
         return walk(*args, **kw)
 
     monkeypatch.setattr(G, "dag_walk", ctrl_c_first)
@@ -349,19 +348,32 @@ def test_ctrl_c_during_the_random_players_walk_keeps_the_rest(monkeypatch):
     assert g.profile.exact and g.tier == "medium" and g.chance is None and g.interrupted
 
 
-def test_the_whole_dag_walk_stops_when_another_thread_raises_the_flag():
-    # the walk is one kernel call of seconds: the Ctrl-C watchdog raises interrupt.FLAG, which the
-    # kernel reads every 4,096 nodes (a load the compiler must not hoist out of its loop)
+def test_the_whole_dag_walk_stops_when_another_thread_raises_its_flag():
+    # the walk is one kernel call of seconds: the Ctrl-C watchdog raises the flag of every such
+    # call, which the kernel reads every 4,096 nodes (a load the compiler must not hoist out of
+    # its loop)
     import threading
     from fci_solver.bitboard.search import dag_walk
     from fci_solver.position import Deal
 
+    def watchdog():
+        while not interrupt._flags:
+            time.sleep(0.01)
+        time.sleep(0.2)
+        interrupt._raise_flags()
+
     pos = Deal.random("standard", 8).position(shark=False, whale=False)  # more than 10^6 states
-    later = threading.Timer(0.2, lambda: interrupt.FLAG.__setitem__(0, 1))
-    later.start()
-    try:
-        w = dag_walk(pos, CARDS, 1, max_states=4_000_000)
-    finally:
-        later.cancel()
-        interrupt.resume()
+    threading.Thread(target=watchdog, daemon=True).start()
+    w = dag_walk(pos, CARDS, 1, max_states=4_000_000)
     assert w.ctl[1] == 5 and not w.complete and w.states % 4096 == 0 and w.states < 4_000_000
+    assert not interrupt._flags  # a finished call's flag is dropped
+
+
+def test_a_time_limit_stops_the_dag_walk_too():
+    # the walk ran seconds past --time-limit (it was only checked before the walk)
+    from fci_solver.bitboard.search import dag_walk
+    from fci_solver.position import Deal
+
+    pos = Deal.random("standard", 8).position(shark=False, whale=False)
+    w = dag_walk(pos, CARDS, 1, max_states=4_000_000, deadline=time.perf_counter() + 0.2)
+    assert w.ctl[1] == 5 and w.states % 4096 == 0 and w.states < 4_000_000

@@ -1162,8 +1162,11 @@ def dag_table_size(max_states: int) -> int:
     return size
 
 
-def dag_walk(pos: Position, cards: CardTable, target: int, max_states: int = 2_000_000, eng: Engine | None = None) -> DagWalk:
-    """Walk every state of the game from which ``target`` can still be reached (see :func:`.kernels.dag_walk`)."""
+def dag_walk(pos: Position, cards: CardTable, target: int, max_states: int = 2_000_000, eng: Engine | None = None,
+             deadline: float | None = None) -> DagWalk:
+    """Walk every state of the game from which ``target`` can still be reached (see
+    :func:`.kernels.dag_walk`); a walk stopped by ``deadline`` (a ``time.perf_counter()`` value)
+    is not complete."""
     eng = eng or Engine(pos.board, cards)
     root = key_of(pos)
     w = DagWalk(eng, root, target, dag_table_size(max_states))
@@ -1171,11 +1174,11 @@ def dag_walk(pos: Position, cards: CardTable, target: int, max_states: int = 2_0
     if eng.lower_bound(root) > target:
         w.ctl[1] = 1
         return w
-    if not interrupt.STOP.is_set():
-        interrupt.FLAG[0] = 0  # one left by a Ctrl-C that the command took and went on from
-    K.dag_walk(np.uint64(root[0]), np.uint64(root[1]), np.int64(root[2]), target, max_states, ck0, ck1, cmeta,
-               eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc,
-               w.k0, w.k1, w.tag, w.s, w.n, w.lo, w.hi, w.best, w.ctl, interrupt.FLAG)
+    seconds = None if deadline is None else deadline - time.perf_counter()
+    with interrupt.flag(seconds) as stop:
+        K.dag_walk(np.uint64(root[0]), np.uint64(root[1]), np.int64(root[2]), target, max_states, ck0, ck1, cmeta,
+                   eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc,
+                   w.k0, w.k1, w.tag, w.s, w.n, w.lo, w.hi, w.best, w.ctl, stop)
     interrupt.check()
     return w
 

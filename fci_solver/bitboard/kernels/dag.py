@@ -55,7 +55,7 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
     chance is 0 and it has no winning line.  This is what makes whole deals walkable.
     ctl: 0 nodes visited, 1 status (1 done, 3 child buffer overflow, 4 node cap, 5 stopped),
     2 pruned children.  ``stop[0]`` set by another thread stops the walk within a few thousand
-    nodes (a walk takes seconds in one call: Ctrl-C is answered here).
+    nodes (a walk takes seconds in one call: Ctrl-C and a time limit are answered here).
     """
     cap = ck0.shape[0]
     MAXF = 64
