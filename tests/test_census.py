@@ -162,6 +162,21 @@ def test_the_report_counts_what_fci_solve_finds_deal_by_deal(tmp_path, capsys):
     assert (tmp_path / "c.svg").read_text().startswith("<svg")
 
 
+def test_the_report_names_a_command_that_solves_a_deal_that_cannot_reach_1(tmp_path, capsys):
+    # it said "fci solve --layout L --sea S --random --seed N", to be filled in by hand
+    db = str(tmp_path / "look.sqlite")
+    with pytest.raises(SystemExit):
+        main(["census", "run", "-l", "six", "--sea", "shark", "--margin", "1", "--plain", "--deals", "1-5", "--db", db, "-q"])
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["census", "report", "--db", db])
+    command = capsys.readouterr().out.split("(look at one: ")[1].split(")")[0]
+    assert command == "fci solve --layout six --sea shark --margin 1 --plain --random --seed 1"
+    with pytest.raises(SystemExit) as e:
+        main(command.split()[1:] + ["--json"])
+    assert e.value.code == 0 and json.loads(capsys.readouterr().out)["min_remaining"] > 1
+
+
 def test_unresolved_deals_count_both_ways_in_the_interval():
     lo, hi = wilson(90, 100)
     s = share(90, 5, 100)

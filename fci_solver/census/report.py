@@ -8,6 +8,8 @@ import statistics
 from collections import defaultdict
 from html import escape
 
+from ..layouts import LAYOUT_NAMES
+from ..position import DEFAULT_MARGIN
 from .store import Row
 
 TARGETS = (1, 2, 3)
@@ -88,7 +90,7 @@ def text(summary: list[dict]) -> list[str]:
         above = g["above_1"]
         lines.append(f"  seeds that cannot reach 1: {', '.join(map(str, above[:30])) or 'none'}"
                      + (f" (and {len(above) - 30} more)" if len(above) > 30 else "")
-                     + (" (look at one: fci solve --layout L --sea S --random --seed N)" if above else ""))
+                     + (f" (look at one: {_solve_command(g, above[0])})" if above else ""))
     return lines
 
 
@@ -147,3 +149,11 @@ def plot_svg(summary: list[dict], rows: list[Row]) -> str:
 
 def _seconds(v: float) -> str:
     return f"{v * 1000:g} ms" if v < 1 else f"{v:g} s"
+
+
+def _solve_command(g: dict, seed: int) -> str:
+    """The command that solves one deal of the group ``g``."""
+    layout = g["layout"] if g["layout"] in LAYOUT_NAMES else "FILE"
+    extra = "" if g["margin"] == DEFAULT_MARGIN else f" --margin {g['margin']}"
+    extra += " --plain" if g["rules"] == "plain" else " --cards FILE" if g["rules"] != "standard" else ""
+    return f"fci solve --layout {layout} --sea {g['sea']}{extra} --random --seed {seed}"
