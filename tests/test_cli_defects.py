@@ -72,6 +72,15 @@ def test_a_graph_cap_past_the_machines_memory_is_a_one_line_error():
     assert f"{n:,} states would take about" in err and "more than half of this machine's memory" in err
 
 
+@pytest.mark.parametrize("doc", ["{}", "[]", '{"rows": [{"layout": "standard"}]}'])
+def test_a_compare_file_that_is_not_a_bench_run_is_refused_before_the_bench(tmp_path, doc):
+    # {} ran the whole suite and compared nothing; [] ran it and ended in a traceback
+    f = tmp_path / "before.json"
+    f.write_text(doc)
+    err = one_line_error(run(["bench", "--compare", str(f)]))
+    assert "is not a run of fci bench --json" in err
+
+
 def test_a_closed_standard_output_fails_instead_of_losing_the_answer():
     r = subprocess.run(FCI + ["solve", "--random", "--seed", "1"], stderr=subprocess.PIPE, text=True, timeout=120,
                        preexec_fn=lambda: os.close(1))

@@ -64,6 +64,17 @@ def engine_ratio(cards) -> dict:
     return out
 
 
+ROW_FIELDS = ("layout", "sea", "median", "p95", "max", "states_per_second")
+
+
+def is_run(doc) -> bool:
+    """Whether ``doc`` is what ``fci bench --json`` prints (before the suite runs: a wrong
+    ``--compare`` file is an error then, not after minutes of solving)."""
+    rows = doc.get("rows") if isinstance(doc, dict) else None
+    return (isinstance(rows, list) and bool(rows)
+            and all(isinstance(r, dict) and all(k in r for k in ROW_FIELDS) for r in rows))
+
+
 def compare(now: dict, before: dict) -> list[str]:
     """Lines of change, row by row, against an earlier run (negative seconds are faster)."""
     old = {(r["layout"], r["sea"]): r for r in before.get("rows", [])}

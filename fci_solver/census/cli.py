@@ -159,7 +159,7 @@ def bench(suite, compare_file, as_json):
     Examples:
       fci bench --json > before.json && fci bench --compare before.json
     """
-    from .bench import compare, run_suite
+    from .bench import compare, is_run, run_suite
 
     before = None
     if compare_file:
@@ -167,6 +167,8 @@ def bench(suite, compare_file, as_json):
             before = json.loads(Path(compare_file).read_text())
         except (OSError, ValueError) as e:
             raise FciError(f"cannot read --compare {compare_file!r}: {e}") from None
+        if not is_run(before):
+            raise FciError(f"--compare {compare_file!r} is not a run of fci bench --json (no rows of layout, sea and seconds)")
     progress = Progress("bench", enabled=not as_json)
     result = run_suite(suite, progress=lambda n, _: progress(n, None, "deals"))
     progress.close()
