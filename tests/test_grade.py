@@ -377,3 +377,30 @@ def test_a_time_limit_stops_the_dag_walk_too():
     pos = Deal.random("standard", 8).position(shark=False, whale=False)
     w = dag_walk(pos, CARDS, 1, max_states=4_000_000, deadline=time.perf_counter() + 0.2)
     assert w.ctl[1] == 5 and w.states % 4096 == 0 and w.states < 4_000_000
+
+
+@pytest.mark.parametrize("layout, seed", [("ten", 3), ("ten", 1), ("eight", 2), ("six", 3), ("standard", 8)])
+def test_the_positions_counted_within_three_turns_are_ones_the_walk_visits(layout, seed):
+    # a grade counts them first: more than --dag-states proves the walk cannot finish, in a
+    # fraction of its time; so the count must never exceed what the walk visits
+    from fci_solver.bitboard.perft import count_within
+    from fci_solver.bitboard.search import dag_walk
+    from fci_solver.position import Deal
+
+    pos = Deal.random(layout, seed).position(shark=False, whale=False)
+    for target in (1, 2, 3):
+        for cap in (50, 5_000, 400_000):
+            n = count_within(pos, CARDS, target, 3, cap)
+            w = dag_walk(pos, CARDS, target, max_states=cap)
+            if n > cap:
+                assert not w.complete
+            else:
+                assert not w.complete or n <= w.states
+
+
+def test_the_count_within_turns_leaves_the_whale_to_the_walk():
+    # the walk bounds the Whale's half-step, which a turn listed whole skips
+    from fci_solver.bitboard.perft import count_within
+    from fci_solver.position import Deal
+
+    assert count_within(Deal.random("standard", 8).position(), CARDS, 1, 3, 10) == 0

@@ -124,6 +124,44 @@ def perft(pos: Position, depth: int, cards: CardTable, jobs: int = 1, memory: in
     return 1
 
 
+def count_within(pos: Position, cards: CardTable, target: int, depth: int, above: int) -> int:
+    """The distinct positions within ``depth`` turns of ``pos`` (itself included) reached by
+    lines on which every position's lower bound is at most ``target``, counted until more than
+    ``above`` are found.
+
+    These are positions the whole-DAG walk (:func:`.search.dag_walk`) visits, since it enters
+    every child whose bound allows the target, so a count above its cap proves that the walk
+    cannot finish, in a fraction of the walk's seconds.  Without the Whale only: the walk bounds
+    the Whale's half-step too, which a turn listed whole skips."""
+    eng = Engine(pos.board, cards)
+    k = key_of(pos)
+    if pos.whale or eng.lower_bound(k) > target:
+        return 0
+    level = (np.array([k[0]], np.uint64), np.array([k[1]], np.uint64), np.array([k[2]], np.int64))
+    lister, buf, wk = _Lister(eng), _Buffer(), np.empty(K.WORK, np.int64)
+    total, before = 1, 1
+    for d in range(depth):
+        n = level[0].shape[0]
+        # the set need not outgrow the count it stops at
+        s = _LevelSet(min(_set_size(n, before), 1 << max(12, (2 * above).bit_length())))
+        take = _runs(n)
+        lister.at = lister.stop = 0
+        while True:
+            lister.fill(level, take, buf)
+            if not buf.listed:
+                break
+            buf.got[0] = K.keep_within(buf.k0, buf.k1, buf.meta, buf.listed, target, eng.cmask, eng.cellrc, wk)
+            s.add(buf)
+            if total + s.count > above:
+                return total + s.count
+        total += s.count
+        if not s.count:
+            break
+        if d < depth - 1:
+            level, before = s.states(), n
+    return total
+
+
 def _set_size(n: int, before: int) -> int:
     """A first size for the set of the level after one of ``n`` states (``before`` states in
     the level before that), a power of two.  A turn multiplies the positions by about half what

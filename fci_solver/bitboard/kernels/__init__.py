@@ -144,4 +144,5 @@ from .dag import (  # noqa: F401, E402
     _dag_put,
     _fold,
     dag_walk,
+    keep_within,
 )

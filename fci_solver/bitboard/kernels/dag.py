@@ -177,3 +177,17 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
             return
         d -= 1
         _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best)
+
+
+@njit(cache=True, nogil=True)
+def keep_within(k0, k1, meta, n, target, cmask, cellrc, wk):
+    """Keep, in place at the front, the first ``n`` listed states whose lower bound is at most
+    ``target`` (the children the walk enters); returns how many."""
+    m = 0
+    for i in range(n):
+        if lower_bound(k0[i], k1[i], meta[i], cmask, cellrc, wk) <= target:
+            k0[m] = k0[i]
+            k1[m] = k1[i]
+            meta[m] = meta[i]
+            m += 1
+    return m
