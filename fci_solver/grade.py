@@ -276,7 +276,9 @@ def _prove(facts: _Facts, pos: Position, cards: CardTable, target: int, eng: Eng
         facts.no_walk = "--dag-states 0"
     elif clock.over or (room is not None and room <= 0):
         facts.no_walk = "the limits ran out before it"
-    elif count_within(pos, cards, target, PROOF_TURNS, dag_states) > dag_states:
+    elif (n := count_within(pos, cards, target, PROOF_TURNS, dag_states, clock.deadline())) is None:
+        facts.no_walk = "the limits ran out before it"
+    elif n > dag_states:
         facts.no_walk = "the state DAG is larger than --dag-states"
     else:
         w = dag_walk(pos, cards, target, max_states=dag_states, eng=eng, deadline=clock.deadline())

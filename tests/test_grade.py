@@ -399,6 +399,14 @@ def test_the_positions_counted_within_a_few_turns_are_ones_the_walk_visits(layou
                 assert not w.complete or n <= w.states
 
 
+def test_the_count_within_turns_stops_at_a_deadline():
+    from fci_solver.bitboard.perft import count_within
+    from fci_solver.position import Deal
+
+    pos = Deal.random("standard", 8).position(shark=False, whale=False)
+    assert count_within(pos, CARDS, 1, 4, 1_000_000, deadline=time.perf_counter()) is None
+
+
 def test_the_count_within_turns_leaves_the_whale_to_the_walk():
     # the walk bounds the Whale's half-step, which a turn listed whole skips
     from fci_solver.bitboard.perft import count_within

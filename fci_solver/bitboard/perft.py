@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from contextlib import nullcontext
 
 import numpy as np
@@ -124,7 +125,8 @@ def perft(pos: Position, depth: int, cards: CardTable, jobs: int = 1, memory: in
     return 1
 
 
-def count_within(pos: Position, cards: CardTable, target: int, depth: int, above: int) -> int:
+def count_within(pos: Position, cards: CardTable, target: int, depth: int, above: int,
+                 deadline: float | None = None) -> int | None:
     """The distinct positions within ``depth`` turns of ``pos`` (itself included) reached by
     lines on which every position's lower bound is at most ``target``, counted until more than
     ``above`` are found.
@@ -132,7 +134,8 @@ def count_within(pos: Position, cards: CardTable, target: int, depth: int, above
     These are positions the whole-DAG walk (:func:`.search.dag_walk`) visits, since it enters
     every child whose bound allows the target, so a count above its cap proves that the walk
     cannot finish, in a fraction of the walk's seconds.  Without the Whale only: the walk bounds
-    the Whale's half-step too, which a turn listed whole skips."""
+    the Whale's half-step too, which a turn listed whole skips (0 then).  None when ``deadline``
+    (a ``time.perf_counter()`` value) passes first."""
     eng = Engine(pos.board, cards)
     k = key_of(pos)
     if pos.whale or eng.lower_bound(k) > target:
@@ -154,6 +157,8 @@ def count_within(pos: Position, cards: CardTable, target: int, depth: int, above
             s.add(buf)
             if total + s.count > above:
                 return total + s.count
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
         total += s.count
         if not s.count:
             break
