@@ -361,27 +361,41 @@ def perft_cmd(setup: Setup, depth, engine, jobs, memory, quiet, as_json):
     from .bitboard.perft import TooLarge, load_perft_kernels, perft as bb_perft
 
     rows = []
-    if engine == "bitboard":
-        load_perft_kernels(setup.start, setup.cards)  # before anything is timed
-    stopped = None
-    for d in range(1, depth + 1):
-        t0 = time.perf_counter()
-        progress = Progress(f"perft({d})", enabled=not (quiet or as_json))
-        try:
-            if engine == "reference":
-                count = search.perft_levels(setup.start, d, setup.cards)[-1]
-            else:
-                count = bb_perft(setup.start, d, setup.cards, jobs, memory,
-                                 progress=lambda n: progress(n, unit="positions found"))
-        except TooLarge as e:
-            stopped = e
-            break
-        finally:
-            progress.close()
-        dt = time.perf_counter() - t0
+    bar = [None]  # the progress line of the level being counted
+
+    def row(d: int, count: int, dt: float) -> None:
+        if bar[0] is not None:
+            bar[0].close()
+            bar[0] = None
         rows.append({"depth": d, "count": count, "seconds": round(dt, 4), "states_per_second": round(count / dt) if dt > 0 else None})
         if not as_json:
             click.echo(f"perft({d}) = {count:>12,}   {dt:8.3f} s   {count / max(dt, 1e-9):>12,.0f} states/s")
+
+    def progress(d: int, found: int) -> None:
+        if bar[0] is None:
+            bar[0] = Progress(f"perft({d})", enabled=not (quiet or as_json))
+        bar[0](found, unit="positions found")
+
+    stopped = None
+    if engine == "reference":
+        for d in range(1, depth + 1):
+            t0 = time.perf_counter()
+            count = search.perft_levels(setup.start, d, setup.cards)[-1]
+            row(d, count, time.perf_counter() - t0)
+    else:
+        load_perft_kernels(setup.start, setup.cards)  # before anything is timed
+        # one run counts every level (each level was counted again from the start before, and
+        # perft(2) with the Whale takes seconds); perft(d)'s seconds are those from the start to
+        # level d, what a run of depth d alone takes
+        t0 = time.perf_counter()
+        try:
+            bb_perft(setup.start, depth, setup.cards, jobs, memory, progress=progress,
+                     each=lambda d, count: row(d, count, time.perf_counter() - t0))
+        except TooLarge as e:
+            stopped = e
+        finally:
+            if bar[0] is not None:
+                bar[0].close()
     if as_json:
         emit_json({"deal": str(setup.deal) if setup.deal else None, "engine": engine, "sea": sea_list(setup.start.shark, setup.start.whale), "margin": setup.start.board.margin, "jobs": jobs if engine == "bitboard" else 1, "perft": rows,
                    **({"complete": False, "stopped": str(stopped)} if stopped else {})})

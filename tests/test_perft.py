@@ -120,11 +120,12 @@ def test_a_first_guess_larger_than_the_budget_is_halved_until_it_fits():
         b.first_size(10_000_000, 1 << 27)  # the level alone (240 MB) leaves no room for a set
 
 
-def test_a_set_reports_its_positions_as_it_fills():
+def test_one_run_counts_every_level_and_reports_each_set_as_it_fills():
     pos, counts = _rows("standard-none")[0].values
-    seen = []
-    assert perft(pos, 2, CARDS, progress=seen.append) == counts[1]
-    assert seen and seen[-1] == counts[1] and seen == sorted(seen)
+    seen, levels = [], []
+    assert perft(pos, 2, CARDS, progress=lambda d, n: seen.append((d, n)), each=lambda d, n: levels.append((d, n))) == counts[1]
+    assert levels == [(1, counts[0]), (2, counts[1])]
+    assert seen[-1] == (2, counts[1]) and seen == sorted(seen)
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

@@ -88,13 +88,14 @@ def load_perft_kernels(pos: Position, cards: CardTable) -> None:
 
 
 def perft(pos: Position, depth: int, cards: CardTable, jobs: int = 1, memory: int | None = None,
-          progress=None) -> int:
+          progress=None, each=None) -> int:
     """perft(depth): the number of distinct full-turn states exactly ``depth`` turns after
     ``pos``, counted on ``jobs`` threads (the same count on any number).
 
     ``memory`` (MiB, by default :func:`default_memory_mib`) bounds the arrays it holds; a level
-    that outgrows it raises :class:`TooLarge`.  ``progress(found)`` is called now and then with
-    the positions of the last level found so far."""
+    that outgrows it raises :class:`TooLarge`.  ``progress(d, found)`` is called now and then
+    with the positions of level ``d`` found so far, ``each(d, count)`` once level ``d`` is
+    counted (perft(1) .. perft(depth) in one run)."""
     if jobs < 1:
         raise FciError("--jobs must be at least 1")
     k = key_of(pos)
@@ -110,13 +111,16 @@ def perft(pos: Position, depth: int, cards: CardTable, jobs: int = 1, memory: in
             try:
                 # while the set grows, the old slots and the new (twice as many) are held
                 s = _LevelSet(budget.first_size(n, _set_size(n, before)),
-                              lambda size, n=n: budget.fits((n, size + size // 2)), progress if last else None)
+                              lambda size, n=n: budget.fits((n, size + size // 2)),
+                              progress and (lambda found, d=d: progress(d + 1, found)))
                 if pool is None:
                     _one_thread(level, listers[0], s)
                 else:
                     _Pipeline(level, listers, s).run(pool)
             except _NoRoom:
                 raise TooLarge(d + 1, budget.mib, s.count if s is not None else 0) from None
+            if each:
+                each(d + 1, s.count)
             if last:
                 return s.count  # the last level is counted, never listed
             if not budget.fits((n + s.count, s.k0.shape[0])):
