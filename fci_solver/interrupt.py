@@ -53,7 +53,8 @@ _holding = [0]
 
 def _handler(signum, frame):
     STOP.set()
-    _raise_flags()
+    # no flag is raised here: this runs in the main thread, which may hold the flags' lock, and
+    # the watchdog raises them for every Ctrl-C
     if _holding[0] or _in_compiler(frame):
         _deferred.set()
         return
