@@ -269,9 +269,9 @@ def _prove(facts: _Facts, pos: Position, cards: CardTable, target: int, eng: Eng
                                     if progress else None)
 
     # 3. the random player's chance and the line lengths, when the DAG is small enough
-    room = _room(solver, state_limit)
     if tier_only:
         return
+    room = _room(solver, state_limit)
     if dag_states == 0:
         facts.no_walk = "--dag-states 0"
     elif clock.over or (room is not None and room <= 0):

@@ -11,11 +11,12 @@ compiled code (numba compiling a kernel on a first run: seconds in LLVM) would n
 until it came back.  A watchdog thread hears the signal at once, through the wakeup file that
 the interpreter's C-level handler writes to.  It raises every :func:`flag` in use, which a
 kernel that runs long in one call reads now and then (it returns, and the handler runs), and it
-ends the process with 130 if the handler has still not run :data:`GRACE` seconds later.  A handler that runs inside the compiler does not
-raise there (numba would report a half-compiled kernel, llvmlite print a traceback from its
-callback and go on compiling), nor inside a block marked :func:`held`: it leaves the interrupt to
-the next :func:`check` in the main thread, or to the watchdog.  Otherwise the command unwinds as
-usual and saves what it finished, and the watchdog does nothing.
+ends the process with 130 if the handler has still not run :data:`GRACE` seconds later.  A
+handler that runs inside the compiler does not raise there (numba would report a half-compiled
+kernel, llvmlite print a traceback from its callback and go on compiling), nor inside a block
+marked :func:`held`: it leaves the interrupt to the next :func:`check` in the main thread, or to
+the watchdog.  Otherwise the command unwinds as usual and saves what it finished, and the
+watchdog does nothing.
 """
 
 from __future__ import annotations
