@@ -36,6 +36,7 @@ TOUCH_ABOVE = 64 << 20  # bytes: a set array larger than this is faulted in befo
 SLOT_BYTES = 17  # a set's slot: two key words and a tag
 STATE_BYTES = 24  # a listed state (a level's, or a buffer's): two key words and the meta word
 MIN_SET = 1 << 12  # slots
+WHALE_BIT = 2  # in a key's meta: the Whale can still be played
 
 
 def default_memory_mib() -> int:
@@ -137,15 +138,19 @@ def count_within(pos: Position, cards: CardTable, target: int, depth: int, above
 
     These are positions the whole-DAG walk (:func:`.search.dag_walk`) visits, since it enters
     every child whose bound allows the target, so a count above its cap proves that the walk
-    cannot finish, in a fraction of the walk's seconds.  Without the Whale only: the walk bounds
-    the Whale's half-step too, which a turn listed whole skips (0 then).  None when ``deadline``
-    (a ``time.perf_counter()`` value) passes first."""
+    cannot finish, in a fraction of the walk's seconds.  The walk enters a turn with the Whale
+    through its half-step, only when the half-step's own bound allows the target, which a turn
+    listed whole cannot tell: with the Whale, only turns that leave it unplayed are counted (they
+    are the turns without a half-step).  None when ``deadline`` (a ``time.perf_counter()``
+    value) passes first."""
     eng = Engine(pos.board, cards)
     k = key_of(pos)
-    if pos.whale or eng.lower_bound(k) > target:
+    if eng.lower_bound(k) > target:
         return 0
+    need = WHALE_BIT if pos.whale else 0
     level = (np.array([k[0]], np.uint64), np.array([k[1]], np.uint64), np.array([k[2]], np.int64))
-    lister, buf, wk = _Lister(eng), _Buffer(), np.empty(K.WORK, np.int64)
+    # the half-steps' own turns are not counted: not listed
+    lister, buf, wk = _Lister(eng, whole=False), _Buffer(), np.empty(K.WORK, np.int64)
     total, before = 1, 1
     for d in range(depth):
         n = level[0].shape[0]
@@ -157,7 +162,7 @@ def count_within(pos: Position, cards: CardTable, target: int, depth: int, above
             lister.fill(level, take, buf)
             if not buf.listed:
                 break
-            buf.got[0] = K.keep_within(buf.k0, buf.k1, buf.meta, buf.listed, target, eng.cmask, eng.cellrc, wk)
+            buf.got[0] = K.keep_within(buf.k0, buf.k1, buf.meta, buf.listed, target, need, eng.cmask, eng.cellrc, wk)
             s.add(buf)
             if total + s.count > above:
                 return total + s.count
@@ -195,10 +200,11 @@ class _Buffer:
 
 
 class _Lister:
-    """One listing thread's engine (its scratch arrays) and its place in the level."""
+    """One listing thread's engine (its scratch arrays) and its place in the level; ``whole``
+    False lists an after-Whale half-step without the turns after it."""
 
-    def __init__(self, eng: Engine):
-        self.eng = eng
+    def __init__(self, eng: Engine, whole: bool = True):
+        self.eng, self.whole = eng, int(whole)
         self.at = self.stop = 0
 
     def fill(self, level, take, buf: _Buffer) -> None:
@@ -212,7 +218,7 @@ class _Lister:
                 if self.at >= self.stop:
                     return
             i = K.level_children(*level, self.at, self.stop, e.ab, e.prey, e.mid, e.bydist, e.dstart, e.maxd,
-                                 buf.k0, buf.k1, buf.meta, e.work, buf.got)
+                                 buf.k0, buf.k1, buf.meta, e.work, buf.got, self.whole)
             if i < 0:
                 raise FciError("too many children for the child buffer")
             full = i < self.stop

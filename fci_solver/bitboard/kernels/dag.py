@@ -180,11 +180,14 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
 
 
 @njit(cache=True, nogil=True)
-def keep_within(k0, k1, meta, n, target, cmask, cellrc, wk):
-    """Keep, in place at the front, the first ``n`` listed states whose lower bound is at most
-    ``target`` (the children the walk enters); returns how many."""
+def keep_within(k0, k1, meta, n, target, need, cmask, cellrc, wk):
+    """Keep, in place at the front, those of the first ``n`` listed states that the walk enters
+    straight from their parent: full states (no after-Whale half-step) whose meta has the bits
+    ``need`` and whose lower bound is at most ``target``; returns how many."""
     m = 0
     for i in range(n):
+        if (meta[i] & PHASE_BIT) != 0 or (meta[i] & need) != need:
+            continue
         if lower_bound(k0[i], k1[i], meta[i], cmask, cellrc, wk) <= target:
             k0[m] = k0[i]
             k1[m] = k1[i]

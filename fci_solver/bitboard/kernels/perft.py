@@ -16,7 +16,7 @@ from numba import njit
 
 from .bound import WORK
 from .keys import HOT, NCARDS, PHASE_BIT
-from .movegen import gen_turns_into
+from .movegen import gen_children_into, gen_turns_into
 from .table import _hash, _prefetch
 
 AHEAD = 16  # children between a slot's load and its use in add_children
@@ -105,12 +105,13 @@ def collect(sk0, sk1, stag, lk0, lk1, lmeta):
 
 
 @njit(**HOT)
-def level_children(lk0, lk1, lmeta, start, n, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, work, got):
+def level_children(lk0, lk1, lmeta, start, n, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, work, got,
+                   whole=1):
     """List the children of the level's states ``start..n-1`` into the child buffer, each
-    after-Whale half-step followed by the turns after it, from ``got[0]`` on, and stop before a
-    state whose children would not fit.  Returns the index of the first state not listed (``n``
-    when done, -1 when one state's children alone overflow the buffer); ``got[0]`` becomes the
-    number listed.  ``work`` is the search's scratch."""
+    after-Whale half-step followed by the turns after it (``whole`` 0: the half-step alone), from
+    ``got[0]`` on, and stop before a state whose children would not fit.  Returns the index of
+    the first state not listed (``n`` when done, -1 when one state's children alone overflow the
+    buffer); ``got[0]`` becomes the number listed.  ``work`` is the search's scratch."""
     cap = ck0.shape[0]
     pos = work[0:NCARDS]
     stk = work[NCARDS:2 * NCARDS]
@@ -121,8 +122,12 @@ def level_children(lk0, lk1, lmeta, start, n, ab, prey, mid, bydist, dstart, max
     while i < n:
         # a double move whose two orders reach one position is listed in one order (once = 1): the
         # set would keep one copy anyway, and a node with a double move has half its children so
-        end = gen_turns_into(lk0[i], lk1[i], lmeta[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, base, cap,
-                             pos, stk, board, nogrp, 1)
+        if whole:
+            end = gen_turns_into(lk0[i], lk1[i], lmeta[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, base,
+                                 cap, pos, stk, board, nogrp, 1)
+        else:
+            end = gen_children_into(lk0[i], lk1[i], lmeta[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, base,
+                                    cap, pos, stk, board, nogrp, 1)
         if end > cap:
             got[0] = base
             return -1 if base == 0 else i
