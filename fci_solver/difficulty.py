@@ -160,6 +160,9 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
 
     start_states = solver.states
     lock = threading.Lock()
+    # set when Ctrl-C stopped the profile: a thread left running (the pool does not wait for it)
+    # neither counts nor reports again, even once the caller has taken the Ctrl-C and goes on
+    halt = threading.Event()
     total = len(items)
     settled = 0
 
@@ -178,6 +181,8 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
             todo.sort(key=lambda item: (tallies[item[0]].good, -item[0]))
             for i, ch in todo:
                 interrupt.check()
+                if halt.is_set():
+                    return todo
                 room = None if limit is None else limit - (solver.states - spent0)
                 if (deadline is not None and time.perf_counter() > deadline) or (room is not None and room <= 0):
                     left.append((i, ch))
@@ -188,6 +193,8 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
                     left.append((i, ch))
                     continue
                 with lock:
+                    if halt.is_set():
+                        return todo
                     if v <= minimum:
                         tallies[i].good += 1
                     else:
@@ -212,6 +219,8 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
             # states on two threads with a table each, about as many as one thread alone with one)
             limit = None if state_limit is None else state_limit // jobs
             helpers = solver.helpers(jobs)
+            for h in helpers:
+                h.cancel = halt  # a search under way stops at its next chunk
             engines = [Engine(pos.board, cards) for _ in range(jobs)]
             try:
                 with interrupt.pool(jobs) as pool:
@@ -221,6 +230,8 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
         else:
             run(items, eng, solver, state_limit)
     except interrupt.Interrupted:
+        with lock:
+            halt.set()
         # every count settled so far is a fact: the decisions keep them as bounds
         raise Stopped(settled_profile()) from None
     return settled_profile()

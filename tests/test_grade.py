@@ -309,8 +309,10 @@ def test_ctrl_c_while_the_profile_settles_keeps_what_was_proven(jobs):
     from fci_solver.grade import Stopped
 
     whole = grade(_ten_3(), CARDS)
+    reports = []
 
     def ctrl_c_after_50(done, best, unit):
+        reports.append(done)
         if "next positions" in unit and done >= 50:
             interrupt.STOP.set()
 
@@ -319,6 +321,11 @@ def test_ctrl_c_while_the_profile_settles_keeps_what_was_proven(jobs):
             grade(_ten_3(), CARDS, progress=ctrl_c_after_50, jobs=jobs)
     finally:
         interrupt.resume()
+    # a thread the stopped pool left running went on settling (and reporting, and so pressing
+    # Ctrl-C again in the next test) once the Ctrl-C was taken
+    seen = len(reports)
+    time.sleep(0.5)
+    assert len(reports) == seen
     g = e.value.grade
     assert g.interrupted and g.minimum == whole.minimum and g.tier == whole.tier  # the effort came first
     assert g.chance is None and g.details["chance_not_computed"] == "stopped by Ctrl-C"
