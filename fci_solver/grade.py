@@ -277,7 +277,7 @@ def _prove(facts: _Facts, pos: Position, cards: CardTable, target: int, eng: Eng
         facts.no_walk = "--dag-states 0"
     elif clock.over or (room is not None and room <= 0):
         facts.no_walk = "the limits ran out before it"
-    elif (n := count_within(pos, cards, target, PROOF_TURNS, dag_states, clock.deadline())) is None:
+    elif (n := count_within(pos, cards, target, PROOF_TURNS, dag_states, clock.deadline(), eng)) is None:
         facts.no_walk = "the limits ran out before it"
     elif n > dag_states:
         facts.no_walk = "the state DAG is larger than --dag-states"

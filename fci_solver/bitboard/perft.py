@@ -131,7 +131,7 @@ def perft(pos: Position, depth: int, cards: CardTable, jobs: int = 1, memory: in
 
 
 def count_within(pos: Position, cards: CardTable, target: int, depth: int, above: int,
-                 deadline: float | None = None) -> int | None:
+                 deadline: float | None = None, eng: Engine | None = None) -> int | None:
     """The distinct positions within ``depth`` turns of ``pos`` (itself included) reached by
     lines on which every position's lower bound is at most ``target``, counted until more than
     ``above`` are found.
@@ -142,8 +142,9 @@ def count_within(pos: Position, cards: CardTable, target: int, depth: int, above
     through its half-step, only when the half-step's own bound allows the target, which a turn
     listed whole cannot tell: with the Whale, only turns that leave it unplayed are counted (they
     are the turns without a half-step).  None when ``deadline`` (a ``time.perf_counter()``
-    value) passes first."""
-    eng = Engine(pos.board, cards)
+    value) passes first.  ``eng``: an engine of ``pos``'s board to list with (as
+    :func:`.search.dag_walk` takes one)."""
+    eng = eng or Engine(pos.board, cards)
     k = key_of(pos)
     if eng.lower_bound(k) > target:
         return 0
