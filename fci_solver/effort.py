@@ -34,6 +34,12 @@ from .bitboard.search import SHORT_CHUNK, BitboardSolver, Engine, key_of, keys_t
 FIRST_BUDGET = 16  # no option can be proven with fewer states than the turns left to play: start near there
 LIMIT = 100_000  # default cap on a decision's budget
 TABLE_MIB = 8  # each search's own table: the budgets are small
+# A table sized to the budget: slots per state allowed.  A decision with the Whale has 10^4-10^5
+# options, each searched afresh at budgets from 16 up, and a fresh table of 2^18 entries cost
+# 73 us of zeroing and page faults a search: 60% of the effort line (eight deal 3, both sea
+# animals).  A search that evicts nothing gives the same states on any table size, and at an
+# eighth full a window of 8 probes is almost never full (the same figures on 44 deals: RESULTS.md).
+SLOTS_PER_STATE = 8
 
 
 @dataclass(frozen=True)
@@ -102,45 +108,77 @@ def option_effort(eng: Engine, cards: CardTable, key, minimum: int, budget: int)
     ``budget``; else None (not proven within it: unreachable, or more work)."""
     solver = BitboardSolver(cards, memory=TABLE_MIB, chunk=SHORT_CHUNK)
     solver.once = False  # the search the tiers were calibrated with: both orders of a double move
+    solver.table = solver._new_table(min(solver.max_entries, _table_entries(budget)))
+    solver.used = 0
     v = solver.value(eng, key, minimum + 1, max_states=budget, near_first=True)
     return solver.states if v is not None and v <= minimum else None
 
 
+def _table_entries(budget: int) -> int:
+    """The power of two of at least ``SLOTS_PER_STATE`` slots a state of ``budget`` (2^10 at least)."""
+    return max(1 << 10, 1 << (SLOTS_PER_STATE * budget - 1).bit_length())
+
+
 def decision_effort(eng: Engine, cards: CardTable, options: list, minimum: int, limit: int,
-                    deadline: float | None = None) -> tuple[int | None, int, object, int]:
+                    deadline: float | None = None, jobs: int = 1) -> tuple[int | None, int, object, int]:
     """(effort, options proven with it, the first of them, states spent) for one decision whose
-    ``options`` are next position keys in the engine's order; effort None when above ``limit``."""
+    ``options`` are next position keys in the engine's order; effort None when above ``limit``.
+    ``jobs`` threads search the options (the figures do not depend on it)."""
     if len(options) == 1:
         return 0, 1, options[0], 0
     candidates = [ch for ch in options if eng.lower_bound(ch) <= minimum]
     spent, budget = 0, FIRST_BUDGET
     while True:
         budget = min(budget, limit)
-        best, proven, first = None, 0, None
-        for ch in candidates:
-            interrupt.check()
-            if deadline is not None and time.perf_counter() > deadline:
-                raise TimeoutError
-            need = option_effort(eng, cards, ch, minimum, budget)
-            spent += budget if need is None else need
-            if need is None:
-                continue
-            if best is None or need < best:
-                best, proven, first = need, 1, ch
-            elif need == best:
-                proven += 1
-        if best is not None:
-            return best, proven, first, spent
+        needs, cost = _needs(eng, cards, candidates, minimum, budget, deadline, jobs)
+        spent += cost
+        found = [n for n in needs if n is not None]
+        if found:
+            best = min(found)
+            return best, needs.count(best), candidates[needs.index(best)], spent
         if budget >= limit:
             return None, 0, None, spent
         budget *= 2
 
 
+def _needs(eng: Engine, cards: CardTable, candidates: list, minimum: int, budget: int,
+           deadline: float | None, jobs: int) -> tuple[list, int]:
+    """Each candidate's states to be proven within ``budget`` (None: not within it), except that
+    a candidate needing more than the least found so far may read None: it cannot be the figure.
+    Also the states spent."""
+    needs = [None] * len(candidates)
+    least = [budget]  # shared by the threads; a stale read only searches a little further
+
+    def run(eng: Engine, part: range) -> int:
+        spent = 0
+        for i in part:
+            interrupt.check()
+            if deadline is not None and time.perf_counter() > deadline:
+                raise TimeoutError
+            cap = least[0]
+            need = option_effort(eng, cards, candidates[i], minimum, cap)
+            spent += cap if need is None else need
+            if need is not None:
+                needs[i] = need
+                least[0] = min(least[0], need)
+        return spent
+
+    n = len(candidates)
+    if jobs <= 1 or n < 2 * jobs:
+        return needs, run(eng, range(n))
+    # a decision with the Whale has 10^4-10^5 options, each searched alone: shared out
+    engines = [eng] + [eng.copy() for _ in range(jobs - 1)]
+    with interrupt.pool(jobs) as pool:
+        spent = sum(pool.map(lambda j: run(engines[j], range(j, n, jobs)), range(jobs)))
+    return needs, spent
+
+
 def effort(pos: Position, cards: CardTable, minimum: int, *, eng: Engine | None = None, limit: int = LIMIT,
-           deadline: float | None = None) -> Effort:
+           deadline: float | None = None, jobs: int = 1) -> Effort:
     """The effort line of ``pos``, whose proven minimum is ``minimum``.  The line stops at the
     first decision above ``limit`` (the deal's effort is then only bounded: more than ``limit``).
-    Raises :class:`TimeoutError` when ``deadline`` (a ``time.perf_counter()`` value) passes."""
+    Raises :class:`TimeoutError` when ``deadline`` (a ``time.perf_counter()`` value) passes.
+    ``jobs`` threads search each decision's options; the line does not depend on it."""
     t0 = time.perf_counter()
     eng = (eng or Engine(pos.board, cards)).calibrated()
     key, path, found, states = key_of(pos), [], [], 0
@@ -148,7 +186,7 @@ def effort(pos: Position, cards: CardTable, minimum: int, *, eng: Engine | None 
         options = sorted(eng.next_states(key))
         if not options:
             break
-        e, proven, nxt, spent = decision_effort(eng, cards, options, minimum, limit, deadline)
+        e, proven, nxt, spent = decision_effort(eng, cards, options, minimum, limit, deadline, jobs)
         states += spent
         found.append((len(found) + 1, len(options), e, proven))
         if nxt is None:

@@ -221,7 +221,8 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     fixed, or with ``stop_band`` once the deal is shown in or out of that band): the generator's
     inner loop.  The effort line's cost is bounded by its cap (``effort_limit`` sets it; by default
     the least that fixes what is asked), not by ``state_limit``.  ``jobs``
-    threads settle the profile's next positions; the facts do not depend on it, and with
+    threads search the effort line's options and settle the profile's next positions; the facts
+    do not depend on it, and with
     ``state_limit`` each thread gets an equal share.  Ctrl-C raises :class:`Stopped` with what
     was proven by then.
     """
@@ -262,7 +263,7 @@ def _prove(facts: _Facts, pos: Position, cards: CardTable, target: int, eng: Eng
 
     # 2. the effort line (the tier's measure) and the decision profile along the solution line
     if served is not None and served <= target and not clock.over:
-        facts.effort = _effort(pos, cards, eng, served, tier_only, stop_band, clock, effort_limit)
+        facts.effort = _effort(pos, cards, eng, served, tier_only, stop_band, clock, effort_limit, jobs)
         if not tier_only and not clock.over:
             facts.profile = profile(pos, cards, served, solver=solver, eng=eng, jobs=jobs, memory=solver.memory,
                                     state_limit=_room(solver, state_limit), deadline=clock.deadline(),
@@ -342,13 +343,13 @@ def _conclude(facts: _Facts, pos: Position, target: int, eng: Engine, solver: Bi
 
 
 def _effort(pos: Position, cards: CardTable, eng: Engine, minimum: int, tier_only: bool, band: Band | None,
-            clock: "_Clock", limit: int | None = None) -> Effort | None:
+            clock: "_Clock", limit: int | None = None, jobs: int = 1) -> Effort | None:
     """The effort line, capped at ``limit``, by default where a larger figure could not change
     what is asked: the tier, or whether the deal is in ``band``; None when the time ran out."""
     if limit is None:
         limit = band.limit() if band is not None else (TIER_FLOORS[-1] - 1 if tier_only else EFFORT_LIMIT)
     try:
-        return effort_line(pos, cards, minimum, eng=eng, limit=limit, deadline=clock.deadline())
+        return effort_line(pos, cards, minimum, eng=eng, limit=limit, deadline=clock.deadline(), jobs=jobs)
     except TimeoutError:
         return None
 

@@ -60,6 +60,34 @@ def test_an_effort_is_exact_one_state_less_does_not_prove_it():
     assert option_effort(eng, CARDS, played, 1, e - 1) is None
 
 
+def _line(e):
+    return [(s.options, s.effort, s.proven, s.played) for s in e.steps]
+
+
+def test_two_threads_find_the_same_decision_as_one():
+    # with both sea animals the first decision of eight-card deal 3 has 59,972 options: shared
+    # out, the least effort, its ties and the first of them in the engine's order are the same
+    pos = Deal.random("eight", 3).position(2, True, True)
+    eng = Engine(pos.board, CARDS)
+    options = sorted(eng.next_states(key_of(pos)))
+    one = decision_effort(eng, CARDS, options, 1, 1000)
+    two = decision_effort(eng, CARDS, options, 1, 1000, jobs=2)
+    assert len(options) == 59_972 and one[:3] == two[:3] == (5, 39, one[2])
+    assert _line(effort(pos, CARDS, 1, jobs=2)) == _line(effort(pos, CARDS, 1))
+
+
+@pytest.mark.parametrize("layout, seed, sea", [("standard", 9, False), ("eight", 3, True)])
+def test_a_table_sized_to_the_budget_gives_the_figures_of_a_large_one(monkeypatch, layout, seed, sea):
+    # each option's search gets a table of 8 slots a state of its budget instead of 2^18: a
+    # search that evicts nothing counts the same states on any table, and this one evicts nothing
+    import fci_solver.effort as E
+
+    pos = Deal.random(layout, seed).position(2, sea, sea)
+    small = effort(pos, CARDS, 1)
+    monkeypatch.setattr(E, "_table_entries", lambda budget: 1 << 18)
+    assert _line(effort(pos, CARDS, 1)) == _line(small)
+
+
 def test_a_forced_turn_costs_nothing():
     # two animals side by side: one turn, 1 eats 0, and no choice to make
     pos = board("1 0", sea="none", margin=0)
