@@ -666,7 +666,7 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, quick, 
     stopped = False
     try:
         g = grade(setup.start, setup.cards, target, time_limit, dag_states, memory,
-                  progress=lambda n, best, unit="states": progress(n, best, unit), state_limit=state_limit, jobs=jobs,
+                  progress=progress, state_limit=state_limit, jobs=jobs,
                   tier_only=quick, effort_limit=EFFORT_LIMIT if quick else None)
     except Stopped as e:
         # what was proven is printed as a limit's grade would be, then status 130

@@ -21,6 +21,7 @@ passed the deal's effort, and their success follows the effort far more closely 
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 
@@ -120,17 +121,20 @@ def _table_entries(budget: int) -> int:
 
 
 def decision_effort(eng: Engine, cards: CardTable, options: list, minimum: int, limit: int,
-                    deadline: float | None = None, jobs: int = 1) -> tuple[int | None, int, object, int]:
+                    deadline: float | None = None, jobs: int = 1,
+                    progress=None) -> tuple[int | None, int, object, int]:
     """(effort, options proven with it, the first of them, states spent) for one decision whose
     ``options`` are next position keys in the engine's order; effort None when above ``limit``.
-    ``jobs`` threads search the options (the figures do not depend on it)."""
+    ``jobs`` threads search the options (the figures do not depend on it).  ``progress(done,
+    total, budget)`` is called as options are searched."""
     if len(options) == 1:
         return 0, 1, options[0], 0
     candidates = [ch for ch in options if eng.lower_bound(ch) <= minimum]
     spent, budget = 0, FIRST_BUDGET
     while True:
         budget = min(budget, limit)
-        needs, cost = _needs(eng, cards, candidates, minimum, budget, deadline, jobs)
+        report = (lambda done, budget=budget: progress(done, len(candidates), budget)) if progress else None
+        needs, cost = _needs(eng, cards, candidates, minimum, budget, deadline, jobs, report)
         spent += cost
         found = [n for n in needs if n is not None]
         if found:
@@ -142,12 +146,13 @@ def decision_effort(eng: Engine, cards: CardTable, options: list, minimum: int, 
 
 
 def _needs(eng: Engine, cards: CardTable, candidates: list, minimum: int, budget: int,
-           deadline: float | None, jobs: int) -> tuple[list, int]:
+           deadline: float | None, jobs: int, report=None) -> tuple[list, int]:
     """Each candidate's states to be proven within ``budget`` (None: not within it), except that
     a candidate needing more than the least found so far may read None: it cannot be the figure.
-    Also the states spent."""
+    Also the states spent.  ``report(searched)`` is called after each search."""
     needs = [None] * len(candidates)
     least = [budget]  # shared by the threads; a stale read only searches a little further
+    lock, searched = threading.Lock(), [0]
 
     def run(eng: Engine, part: range) -> int:
         spent = 0
@@ -161,6 +166,10 @@ def _needs(eng: Engine, cards: CardTable, candidates: list, minimum: int, budget
             if need is not None:
                 needs[i] = need
                 least[0] = min(least[0], need)
+            if report:
+                with lock:
+                    searched[0] += 1
+                    report(searched[0])
         return spent
 
     n = len(candidates)
@@ -174,11 +183,12 @@ def _needs(eng: Engine, cards: CardTable, candidates: list, minimum: int, budget
 
 
 def effort(pos: Position, cards: CardTable, minimum: int, *, eng: Engine | None = None, limit: int = LIMIT,
-           deadline: float | None = None, jobs: int = 1) -> Effort:
+           deadline: float | None = None, jobs: int = 1, progress=None) -> Effort:
     """The effort line of ``pos``, whose proven minimum is ``minimum``.  The line stops at the
     first decision above ``limit`` (the deal's effort is then only bounded: more than ``limit``).
     Raises :class:`TimeoutError` when ``deadline`` (a ``time.perf_counter()`` value) passes.
-    ``jobs`` threads search each decision's options; the line does not depend on it."""
+    ``jobs`` threads search each decision's options; the line does not depend on it.
+    ``progress(turn, done, total, budget)``: options of the decision before ``turn`` searched."""
     t0 = time.perf_counter()
     eng = (eng or Engine(pos.board, cards)).calibrated()
     key, path, found, states = key_of(pos), [], [], 0
@@ -186,7 +196,9 @@ def effort(pos: Position, cards: CardTable, minimum: int, *, eng: Engine | None 
         options = sorted(eng.next_states(key))
         if not options:
             break
-        e, proven, nxt, spent = decision_effort(eng, cards, options, minimum, limit, deadline, jobs)
+        turn = len(found) + 1
+        e, proven, nxt, spent = decision_effort(eng, cards, options, minimum, limit, deadline, jobs,
+                                                (lambda *a, turn=turn: progress(turn, *a)) if progress else None)
         states += spent
         found.append((len(found) + 1, len(options), e, proven))
         if nxt is None:

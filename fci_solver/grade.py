@@ -216,7 +216,8 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
 
     ``time_limit`` (seconds) and ``state_limit`` (search states, the same on every machine) bound
     the searches; facts not settled within them are None (the profile then has proven bounds).
-    ``progress(done, best, unit)`` is called now and then.  ``tier_only`` settles just the facts
+    ``progress(done, best, unit, total)`` is called now and then (``total``: None, or what
+    ``done`` counts up to).  ``tier_only`` settles just the facts
     the tier needs (the served and the no-sea minimum, the effort line, capped once the tier is
     fixed, or with ``stop_band`` once the deal is shown in or out of that band): the generator's
     inner loop.  The effort line's cost is bounded by its cap (``effort_limit`` sets it; by default
@@ -257,17 +258,17 @@ def _prove(facts: _Facts, pos: Position, cards: CardTable, target: int, eng: Eng
         if name in wanted:
             facts.minimum[name] = _minimum(solver, eng, pos.replace(shark=shark, whale=whale), clock, state_limit)
             if progress:
-                progress(solver.states, None, "states")
+                progress(solver.states, None, "states", None)
     served = facts.minimum[served_sea]
     facts.minimum_states = solver.states
 
     # 2. the effort line (the tier's measure) and the decision profile along the solution line
     if served is not None and served <= target and not clock.over:
-        facts.effort = _effort(pos, cards, eng, served, tier_only, stop_band, clock, effort_limit, jobs)
+        facts.effort = _effort(pos, cards, eng, served, tier_only, stop_band, clock, effort_limit, jobs, progress)
         if not tier_only and not clock.over:
             facts.profile = profile(pos, cards, served, solver=solver, eng=eng, jobs=jobs, memory=solver.memory,
                                     state_limit=_room(solver, state_limit), deadline=clock.deadline(),
-                                    progress=(lambda done, total: progress(done, None, f"of {total:,} next positions settled"))
+                                    progress=(lambda done, total: progress(done, None, "next positions settled", total))
                                     if progress else None)
 
     # 3. the random player's chance and the line lengths, when the DAG is small enough
@@ -343,13 +344,18 @@ def _conclude(facts: _Facts, pos: Position, target: int, eng: Engine, solver: Bi
 
 
 def _effort(pos: Position, cards: CardTable, eng: Engine, minimum: int, tier_only: bool, band: Band | None,
-            clock: "_Clock", limit: int | None = None, jobs: int = 1) -> Effort | None:
+            clock: "_Clock", limit: int | None = None, jobs: int = 1, progress=None) -> Effort | None:
     """The effort line, capped at ``limit``, by default where a larger figure could not change
     what is asked: the tier, or whether the deal is in ``band``; None when the time ran out."""
     if limit is None:
         limit = band.limit() if band is not None else (TIER_FLOORS[-1] - 1 if tier_only else EFFORT_LIMIT)
+    report = None
+    if progress:
+        def report(turn, done, total, budget):
+            progress(done, None, f"options searched for the effort of turn {turn} (within {budget:,} states)", total)
     try:
-        return effort_line(pos, cards, minimum, eng=eng, limit=limit, deadline=clock.deadline(), jobs=jobs)
+        return effort_line(pos, cards, minimum, eng=eng, limit=limit, deadline=clock.deadline(), jobs=jobs,
+                           progress=report)
     except TimeoutError:
         return None
 

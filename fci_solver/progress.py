@@ -7,29 +7,42 @@ import time
 
 
 class Progress:
-    """Call with ``(done, best)``; prints at most every ``every`` seconds, only after ``after`` seconds."""
+    """Call with ``(done, best)``; prints at most every ``every`` seconds, only after ``after`` seconds.
 
-    def __init__(self, label: str, enabled: bool = True, after: float = 1.0, every: float | None = None, stream=None):
+    The rate is measured since ``unit`` last changed (a grade's phases count different things),
+    and with a ``total`` the line also says about how long is left at that rate.
+    """
+
+    def __init__(self, label: str, enabled: bool = True, after: float = 1.0, every: float | None = None, stream=None,
+                 clock=time.perf_counter):
         self.label = label
+        self.clock = clock
         self.stream = stream or sys.stderr
         self.enabled = enabled
         self.tty = getattr(self.stream, "isatty", lambda: False)()
         self.after = after
         self.every = every if every is not None else (0.5 if self.tty else 5.0)
-        self.t0 = time.perf_counter()
+        self.t0 = clock()
         self.last = self.t0
         self.shown = False
+        self.unit = None
+        self.since = (self.t0, 0)  # when and at what count the current unit began
 
-    def __call__(self, done: int, best=None, unit: str = "states") -> None:
+    def __call__(self, done: int, best=None, unit: str = "states", total: int | None = None) -> None:
         if not self.enabled:
             return
-        now = time.perf_counter()
+        now = self.clock()
+        if unit != self.unit:
+            self.unit, self.since = unit, ((self.t0, 0) if self.unit is None else (now, done))
         if now - self.t0 < self.after or now - self.last < self.every:
             return
         self.last = now
-        rate = done / max(now - self.t0, 1e-9)
+        t, d = self.since
+        rate = (done - d) / max(now - t, 1e-9)
         best_txt = f", best so far {best}" if best is not None else ""
-        msg = f"{self.label}: {done:,} {unit}, {rate:,.0f}/s, {now - self.t0:.1f} s{best_txt}"
+        count = f"{done:,} of {total:,}" if total is not None else f"{done:,}"
+        left = f", about {_duration((total - done) / rate)} left" if total is not None and rate > 0 else ""
+        msg = f"{self.label}: {count} {unit}, {rate:,.0f}/s, {now - self.t0:.1f} s{left}{best_txt}"
         if self.tty:
             self.stream.write("\r" + msg + "\x1b[K")
         else:
@@ -41,3 +54,12 @@ class Progress:
         if self.shown and self.tty:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` rounded as a person reads a wait: 40 s, 7 min, 2.5 h."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"

@@ -464,3 +464,37 @@ def test_svg_labels_fit_their_cells():
     for label in ("7", "10:11", "15:16"):
         width = 0.6 * len(label) * label_size(label, 30, 30 * 0.36)
         assert width <= 0.8 * 30
+
+
+def test_a_progress_line_measures_the_rate_of_its_own_phase_and_says_the_time_left():
+    # a grade's profile said "472/s" after 300 s, counted from the start of the grade: the three
+    # minutes of the effort line before it were in the rate, and no line said how long was left
+    import io
+
+    from fci_solver.progress import Progress
+
+    now = [0.0]
+    out = io.StringIO()
+    p = Progress("grade", after=0, every=0, stream=out, clock=lambda: now[0])
+    now[0] = 180.0
+    p(5_000, None, "states")
+    p(0, None, "next positions settled", 10_000)  # the profile begins at 180 s
+    now[0] = 190.0
+    p(1_000, None, "next positions settled", 10_000)
+    last = out.getvalue().splitlines()[-1]
+    assert last == "grade: 1,000 of 10,000 next positions settled, 100/s, 190.0 s, about 2 min left"
+
+
+def test_the_effort_line_reports_its_options_as_it_searches_them():
+    # with both sea animals the effort line of a standard deal searched 747,596 first turns for
+    # three minutes, and said nothing on stderr
+    from fci_solver.grade import grade
+    from fci_solver.position import Deal
+    from helpers import CARDS
+
+    reports = []
+    grade(Deal.random("eight", 3).position(2, True, True), CARDS, tier_only=True,
+          progress=lambda done, best, unit, total: reports.append((unit, done, total)))
+    first = [(done, total) for unit, done, total in reports
+             if unit == "options searched for the effort of turn 1 (within 16 states)"]
+    assert first[-1][0] == first[-1][1] > 10_000 and len(first) == first[-1][1]

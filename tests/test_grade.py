@@ -311,7 +311,7 @@ def test_ctrl_c_while_the_profile_settles_keeps_what_was_proven(jobs):
     whole = grade(_ten_3(), CARDS)
     reports = []
 
-    def ctrl_c_after_50(done, best, unit):
+    def ctrl_c_after_50(done, best, unit, total):
         reports.append(done)
         if "next positions" in unit and done >= 50:
             interrupt.STOP.set()
