@@ -241,9 +241,17 @@ def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notatio
         check_out_file(html_file, ("html", "htm"), "page")
     load_kernels(quiet, engine)
     progress = Progress("solve", enabled=not (quiet or as_json))
-    result = search.solve(setup.start, setup.cards, engine=engine, time_limit=time_limit, memory=memory,
-                          progress=progress, stop_at=target if can_win else 0, jobs=jobs)
+    stopped = False
+    try:
+        result = search.solve(setup.start, setup.cards, engine=engine, time_limit=time_limit, memory=memory,
+                              progress=progress, stop_at=target if can_win else 0, jobs=jobs)
+    except search.Stopped as e:
+        # the best line found by then is printed as a time limit's would be, then status 130
+        result, stopped = e.result, True
+        interrupt.resume()
     progress.close()
+    if stopped:
+        _say("stopped by Ctrl-C; the best line found by then follows")
     if html_file:
         facts = [setup.header(), f"Best result: {result.min_remaining} ({rank_name(result.min_remaining)})"
                  + ("" if result.exact else ", not proven the minimum")]
@@ -252,7 +260,14 @@ def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notatio
     answered = result.exact or (can_win and (result.min_remaining <= target or result.lower_bound > target))
     if as_json:
         emit_json(notation.solution_document(result, setup.deal, target, setup.rules_name))
-        return _status(answered)
+    else:
+        _print_solution(setup, result, target, can_win, notation_kind, stopped)
+    if stopped:
+        _interrupted()
+    return _status(answered)
+
+
+def _print_solution(setup: Setup, result, target: int, can_win: bool, notation_kind: str, stopped: bool) -> None:
     click.echo(setup.header())
     click.echo(setup.start.grid())
     click.echo()
@@ -265,10 +280,10 @@ def solve_cmd(setup: Setup, target, engine, time_limit, memory, can_win, notatio
     elif can_win and result.lower_bound > target:
         click.echo(f"Not winnable: no line ends with fewer than {result.lower_bound} stacks (target {target})")
     else:
-        click.echo(f"NOT EXACT (time limit): best found {n} ({rank_name(n)}), proven lower bound {result.lower_bound}")
+        why = "stopped by Ctrl-C" if stopped else "time limit"
+        click.echo(f"NOT EXACT ({why}): best found {n} ({rank_name(n)}), proven lower bound {result.lower_bound}")
     click.echo(f"Searched {result.states:,} states in {result.seconds:.2f} s with the {result.engine} engine.")
     print_line(setup.start, result.line, result.positions, notation_kind)
-    return _status(answered)
 
 
 EXIT_INEXACT = 3  # the answer is real but not proven: a time or state limit was hit
@@ -847,12 +862,26 @@ def hint_cmd(setup: Setup, time_limit, engine, as_json):
       fci hint --position examples/table.txt
       fci hint --random --seed 3 --time-limit 2
     """
-    from .play import hint
+    from .play import HintStopped, hint
 
     load_kernels(as_json, engine)
     progress = Progress("hint", enabled=not as_json)
-    h = hint(setup.start, setup.cards, time_limit, engine, progress=progress)
+    stopped = False
+    try:
+        h = hint(setup.start, setup.cards, time_limit, engine, progress=progress)
+    except HintStopped as e:
+        h, stopped = e.hint, True
+        interrupt.resume()
     progress.close()
+    if stopped:
+        _say("stopped by Ctrl-C; the best turn found by then follows")
+    _print_hint(setup, h, stopped, as_json)
+    if stopped:
+        _interrupted()
+    return _status(h.exact)
+
+
+def _print_hint(setup: Setup, h, stopped: bool, as_json: bool) -> None:
     if as_json:
         emit_json({
             "turn": [a.to_json() for a in h.turn] if h.turn else None,
@@ -862,17 +891,18 @@ def hint_cmd(setup: Setup, time_limit, engine, as_json):
             "lower_bound": h.lower_bound,
             "rank": rank_name(h.min_remaining),
             "game_over": h.turn is None,
+            "interrupted": stopped,
         })
-        return _status(h.exact)
+        return
     click.echo(setup.start.grid())
     if h.turn is None:
         click.echo(f"The game is over: {len(setup.start)} stacks ({rank_name(len(setup.start))}).")
         return
-    note = "" if h.exact else f" (NOT EXACT: time limit; proven at least {h.lower_bound})"
+    why = "stopped by Ctrl-C" if stopped else "time limit"
+    note = "" if h.exact else f" (NOT EXACT: {why}; proven at least {h.lower_bound})"
     click.echo(f"\nBest turn: {h.text}")
     click.echo(f"It keeps {h.min_remaining} reachable ({rank_name(h.min_remaining)}){note}.")
     click.echo(h.after.grid())
-    return _status(h.exact)
 
 
 @cli.command("play", short_help="Play a deal in the terminal, with hints.")

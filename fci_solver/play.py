@@ -19,7 +19,7 @@ from .text import plural
 from .notation import parse_human_turn, turn_to_human
 from .position import Position, rank_name
 from . import rules
-from .search import solve
+from .search import Stopped, solve
 
 
 @dataclass(frozen=True)
@@ -32,10 +32,26 @@ class Hint:
     lower_bound: int
 
 
+class HintStopped(Interrupted):
+    """Ctrl-C stopped :func:`hint`: ``hint`` is the first turn of the best line found by then."""
+
+    def __init__(self, hint: Hint):
+        super().__init__()
+        self.hint = hint
+
+
 def hint(pos: Position, cards: CardTable, time_limit: float | None = None, engine: str = "bitboard",
          progress=None) -> Hint:
-    """The best next turn from ``pos`` and the minimum result it keeps reachable."""
-    r = solve(pos, cards, engine=engine, time_limit=time_limit, progress=progress)
+    """The best next turn from ``pos`` and the minimum result it keeps reachable.  Ctrl-C
+    (bitboard engine) raises :class:`HintStopped` with the best turn found by then."""
+    try:
+        r = solve(pos, cards, engine=engine, time_limit=time_limit, progress=progress)
+    except Stopped as e:
+        raise HintStopped(_hint_of(pos, e.result)) from None
+    return _hint_of(pos, r)
+
+
+def _hint_of(pos: Position, r) -> Hint:
     if not r.line:
         return Hint(None, "", None, r.min_remaining, r.exact, r.lower_bound)
     return Hint(r.line[0], turn_to_human(r.line[0], pos), r.positions[0], r.min_remaining, r.exact, r.lower_bound)
@@ -180,8 +196,12 @@ class Session:
 
     def hint(self) -> None:
         progress = self.progress_factory() if self.progress_factory else None
+        head = "Hint"
         try:
             h = hint(self.pos, self.cards, self.time_limit, progress=progress)
+        except HintStopped as e:
+            resume()
+            h, head = e.hint, "Hint stopped. Best turn found so far"
         except Interrupted:
             resume()
             self.out("Hint stopped.")
@@ -190,7 +210,7 @@ class Session:
             if progress:
                 progress.close()
         exact = "" if h.exact else f" (not exact: proven at least {h.lower_bound})"
-        self.out(f"Hint: {h.text}  -> best reachable: {h.min_remaining} ({rank_name(h.min_remaining)}){exact}")
+        self.out(f"{head}: {h.text}  -> best reachable: {h.min_remaining} ({rank_name(h.min_remaining)}){exact}")
 
     def run(self, lines: Iterable) -> int:
         """Play until the game ends, input runs out, or 'quit'; returns the number of stacks left."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .actions import Turn
+from .interrupt import Interrupted
 from .position import Position
 
 
@@ -22,3 +23,12 @@ class SolveResult:
     seconds: float
     engine: str
     extra: dict = field(default_factory=dict)
+
+
+class Stopped(Interrupted):
+    """Ctrl-C stopped a solve: ``result`` holds the best line found by then and the bound proven
+    (``exact`` only when that line reaches the bound; ``extra["interrupted"]`` is True)."""
+
+    def __init__(self, result: SolveResult):
+        super().__init__()
+        self.result = result

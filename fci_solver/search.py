@@ -12,7 +12,7 @@ from .bound import discard_sources, islands, lower_bound, mover_cards  # noqa: F
 from .cards import CardTable, standard_cards
 from .position import Position
 from .reference import ReferenceSolver, TimeUp, perft_levels, perft_suite  # noqa: F401
-from .result import SolveResult  # noqa: F401
+from .result import SolveResult, Stopped  # noqa: F401
 
 ENGINES = ("bitboard", "reference")
 
@@ -37,6 +37,7 @@ def solve(
     can: enough to answer "can it be won?", not necessarily exact.  ``jobs`` threads (bitboard
     engine) search the whole tree over one shared table, in alternate move orders (Lazy SMP): the
     same minimum, often much sooner on hard deals; the line may differ from one thread's.
+    Ctrl-C (bitboard engine) raises :class:`Stopped`, holding the best line found by then.
     """
     cards = cards or standard_cards()
     if engine == "reference":

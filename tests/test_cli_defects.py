@@ -320,7 +320,8 @@ def test_ctrl_c_during_a_hint_stops_the_hint_and_the_game_goes_on():
         # without abilities takes seconds more (about 8 s here), so the Ctrl-C lands in the search
         read_until("hint: ")
         os.kill(pid, signal.SIGINT)
-        read_until("Hint stopped.")
+        # the best turn found by then, which the player may take or not
+        assert "Hint stopped. Best turn found so far: " in read_until("best reachable")
         time.sleep(1.0)  # past the watchdog's grace
         assert os.waitpid(pid, os.WNOHANG) == (0, 0)  # still playing
         os.write(fd, b"quit\n")
@@ -498,3 +499,59 @@ def test_the_effort_line_reports_its_options_as_it_searches_them():
     first = [(done, total) for unit, done, total in reports
              if unit == "options searched for the effort of turn 1 (within 16 states)"]
     assert first[-1][0] == first[-1][1] > 10_000 and len(first) == first[-1][1]
+
+
+def _ctrl_c_after(calls: int):
+    """A progress callback that presses Ctrl-C (as the handler does: STOP set) at its ``calls``-th call."""
+    seen = [0]
+
+    def progress(*_):
+        seen[0] += 1
+        if seen[0] == calls:
+            interrupt.STOP.set()
+    return progress
+
+
+def test_ctrl_c_during_a_solve_keeps_the_best_line_found():
+    # Ctrl-C during fci solve printed only "interrupted"; now the solve stops as a time limit
+    # stops it, with the best line found by then and the bound proven (seed 4 without abilities:
+    # minimum 3, about 11 s on one thread)
+    from fci_solver import rules
+    from fci_solver.bitboard.search import BitboardSolver
+    from fci_solver.search import Stopped
+
+    cards = CARDS.plain()
+    pos = Deal.random("standard", 4).position(2, True, True)
+    try:
+        with pytest.raises(Stopped) as e:
+            BitboardSolver(cards, progress=_ctrl_c_after(3), chunk=2000).solve(pos)
+    finally:
+        interrupt.resume()
+    r = e.value.result
+    assert r.extra["interrupted"] and r.lower_bound <= 3 <= r.min_remaining and r.states >= 4000
+    p = pos
+    for turn in r.line:
+        p = rules.play_turn(p, turn, cards)
+    assert len(p) == r.min_remaining and rules.is_over(p, cards)
+
+
+def test_ctrl_c_during_fci_solve_prints_the_best_line_and_exits_130():
+    rc, text, err = ctrl_c_once(["solve", "--random", "--seed", "4", "--plain"], lambda err: "solve:" in err)
+    assert rc == 130 and err.strip().endswith("fci: interrupted") and "Traceback" not in err
+    assert "fci: stopped by Ctrl-C; the best line found by then follows" in err
+    assert "NOT EXACT (stopped by Ctrl-C): best found" in text or "Minimum result: 3" in text
+    assert "\nTurn 1: " in text
+
+
+def test_ctrl_c_during_a_hint_gives_the_best_turn_found():
+    from fci_solver.play import HintStopped, hint
+
+    cards = CARDS.plain()
+    pos = Deal.random("standard", 4).position(2, True, True)
+    try:
+        with pytest.raises(HintStopped) as e:
+            hint(pos, cards, progress=_ctrl_c_after(2))
+    finally:
+        interrupt.resume()
+    h = e.value.hint
+    assert h.turn is not None and h.lower_bound <= 3 <= h.min_remaining and not h.exact

@@ -20,7 +20,7 @@ from ..cards import EFFECTS, CardTable
 from ..errors import FciError
 from ..position import Board, Position
 from ..bound import discard_sources, far_sources, mover_cards, self_movers
-from ..result import SolveResult
+from ..result import SolveResult, Stopped
 from .. import interrupt, rules
 from . import kernels as K, memory
 from .codec import key_of
@@ -465,6 +465,9 @@ class BitboardSolver:
         # the widths of the beam that takes turns with a solve's searches (() for none)
         self.beam_widths = BEAM_WIDTHS
         self._last_probe = None  # ((root, beta), _Probe) of the last pass
+        # what a solve Ctrl-C stops has found: the searches from its root (their best lines so
+        # far) and the bound proven by then
+        self._root, self._walks, self._proven, self._t0 = None, [], 0, 0.0
         self._regrow = False  # a parallel pass was stopped to run again on a larger shared table
         # jobs > 1: during the head start, which searches on one thread, the beam runs all its
         # widths on the other core, and the head start lasts until it is done (gap seeds 348 and
@@ -525,8 +528,11 @@ class BitboardSolver:
     def _start(self, eng: Engine, key, beta: int, near_first: bool | None, floor: int = 0) -> "_Walk":
         if self.table is None:
             self._alloc_table()
-        return _Walk(eng, key, beta, self.stop_at, self.near_first if near_first is None else near_first, floor,
+        walk = _Walk(eng, key, beta, self.stop_at, self.near_first if near_first is None else near_first, floor,
                      self.once)
+        if key == self._root:
+            self._walks.append(walk)
+        return walk
 
     def _step(self, walk: "_Walk", budget: int) -> int:
         """Run ``walk`` for up to ``budget`` states on this solver's table; returns the states run."""
@@ -687,14 +693,32 @@ class BitboardSolver:
         return (int(w & 255), (w >> 8) == 1) if w >= 0 else None
 
     def solve(self, pos: Position) -> SolveResult:
+        """The minimum result from ``pos`` and a line to it (see :func:`fci_solver.search.solve`).
+        Ctrl-C raises :class:`~fci_solver.result.Stopped` with the best line found by then."""
+        self._root, self._walks, self._proven = key_of(pos), [], 0
         try:
             return self._solve(pos)
+        except interrupt.Interrupted:
+            raise Stopped(self._stopped_result(pos)) from None
         finally:
             self._last_probe = None  # its beam's buffers (up to a few hundred MB) go with it
+            self._root, self._walks = None, []
+
+    def _stopped_result(self, pos: Position) -> SolveResult:
+        """What a solve stopped by Ctrl-C has found: the best line of its searches from the root
+        (played out to the end of the game), and the bound proven by then.  Like a time limit's,
+        the result is exact only when that line reaches the bound."""
+        eng = Engine(pos.board, self.cards)
+        found = [w for w in self._walks if w.incumbent is not None]
+        best = min(found, key=lambda w: w.incumbent, default=None)
+        keys = self._incumbent_keys(best.inc) if best is not None else []
+        keys = self._play_out(eng, keys[-1] if keys else self._root, keys)
+        return self._result(pos, self._t0, keys, None, self._proven, False,
+                            {"jobs": self.jobs, "interrupted": True})
 
     def _solve(self, pos: Position) -> SolveResult:
         load_search_kernels()
-        t0 = time.perf_counter()
+        t0 = self._t0 = time.perf_counter()
         eng = Engine(pos.board, self.cards)
         self.states = 0
         root = key_of(pos)
@@ -743,7 +767,7 @@ class BitboardSolver:
         that a beam found, or None); status 0 when the deadline, or ``max_states`` (over all
         passes) or the time ``until`` stopped it.  ``aside``: the beam runs on a thread of its
         own, and the last two wait for it (see :class:`_Probe`)."""
-        proven = eng.lower_bound(root)  # no line ends with fewer stacks
+        proven = self._proven = eng.lower_bound(root)  # no line ends with fewer stacks
         beta = self._first_beta(proven)
         best_inc, best_path = K.INF, None
         start = self.states
@@ -761,7 +785,7 @@ class BitboardSolver:
                 best_inc, best_path = incumbent, inc.copy()
             if status != 1 or value < beta:
                 break
-            proven = value  # the pass failed: value is a proven lower bound
+            proven = self._proven = value  # the pass failed: value is a proven lower bound
             beta = value + 1
             if self.stop_at and value > self.stop_at:
                 status = 2  # "can it be won?" is answered: no, and the minimum is not needed
@@ -844,7 +868,7 @@ class BitboardSolver:
                     if self.stop_at and v <= self.stop_at and v > proven:
                         return keys, v, proven, False  # a line within the target; the minimum is not asked
                     return keys, v, v, True
-                proven = v  # the pass failed: a proven bound
+                proven = self._proven = v  # the pass failed: a proven bound
                 if self.stop_at and proven > self.stop_at:
                     return self._play_out(eng, root, []), None, proven, False  # "can it be won?": no
                 beta = proven + 1
