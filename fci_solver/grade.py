@@ -217,13 +217,12 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     ``time_limit`` (seconds) and ``state_limit`` (search states, the same on every machine) bound
     the searches; facts not settled within them are None (the profile then has proven bounds).
     ``progress(done, best, unit, total)`` is called now and then (``total``: None, or what
-    ``done`` counts up to).  ``tier_only`` settles just the facts
-    the tier needs (the served and the no-sea minimum, the effort line, capped once the tier is
-    fixed, or with ``stop_band`` once the deal is shown in or out of that band): the generator's
-    inner loop.  The effort line's cost is bounded by its cap (``effort_limit`` sets it; by default
-    the least that fixes what is asked), not by ``state_limit``.  ``jobs``
-    threads search the effort line's options and settle the profile's next positions; the facts
-    do not depend on it, and with
+    ``done`` counts up to).  ``tier_only`` settles just the facts the tier needs (the served and
+    the no-sea minimum, the effort line, capped once the tier is fixed, or with ``stop_band``
+    once the deal is shown in or out of that band): the generator's inner loop.  The effort
+    line's cost is bounded by its cap (``effort_limit`` sets it; by default the least that fixes
+    what is asked), not by ``state_limit``.  ``jobs`` threads search the effort line's options
+    and settle the profile's next positions; the facts do not depend on it, and with
     ``state_limit`` each thread gets an equal share.  Ctrl-C raises :class:`Stopped` with what
     was proven by then.
     """
