@@ -35,6 +35,10 @@ STOP = threading.Event()
 _flags: dict = {}  # id -> the one-byte array of each kernel call that reads one (see flag)
 _flags_lock = threading.Lock()
 GRACE = 0.5  # seconds the main thread has to take the signal before the watchdog ends the process
+# more seconds when the handler found the main thread in a held block: it runs Python, and takes
+# the Ctrl-C when the block ends (a build's slice added to the graph of perfect play took about
+# GRACE on a loaded machine once, and the watchdog ended the process as it wrote the file)
+HELD_GRACE = 1.0
 _watching = False
 
 
@@ -93,7 +97,7 @@ def _watch(fd: int) -> None:
             continue
         _raise_flags()  # a kernel in the main thread returns, and the handler runs
         heard = time.monotonic()
-        while time.monotonic() - heard < GRACE:
+        while time.monotonic() - heard < GRACE + (HELD_GRACE if _held_off() else 0.0):
             if _taken[0] > seen:
                 break
             time.sleep(0.02)
@@ -106,6 +110,11 @@ def _watch(fd: int) -> None:
             finally:
                 os._exit(130)
         seen = _taken[0]
+
+
+def _held_off() -> bool:
+    """Whether the handler left the Ctrl-C to the end of a held block that still runs."""
+    return _deferred.is_set() and _holding[0] > 0
 
 
 def resume() -> None:
@@ -158,13 +167,14 @@ def held():
     """A block of the main thread that Ctrl-C does not cut in two: the interrupt is taken when it
     ends (it updates a structure that the command keeps when it stops, such as the graph of
     perfect play).  The block must be short: the watchdog ends the process if it takes more than
-    :data:`GRACE` seconds after the Ctrl-C."""
+    :data:`GRACE` + :data:`HELD_GRACE` seconds after the Ctrl-C."""
     _holding[0] += 1
     try:
         yield
+        # taken while still held: the watchdog never finds the block over and the Ctrl-C untaken
+        check()
     finally:
         _holding[0] -= 1
-    check()
 
 
 @contextmanager

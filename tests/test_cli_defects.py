@@ -102,7 +102,9 @@ def test_the_reference_engine_honours_its_time_limit_with_the_whale():
     # case was written, took 3.7 s once the search cut children before entering them)
     ["grade", "--random", "--seed", "2", "--sea", "both", "--quick", "-q"],
     ["solve", "--random", "--seed", "1", "--engine", "reference", "-q"],
-    ["generate", "-d", "expert", "-n", "3", "-q"],
+    # ten puzzles (23 s): three took 4.5 s once grading got faster, and the Ctrl-C at 4 s met the
+    # process as it exited
+    ["generate", "-d", "expert", "-n", "10", "-q"],
     ["aye", "analyse", "--players", "4"],  # the full hand: minutes of kernel calls
     # two threads past their head start, on a solve of about 9 s on two threads: without abilities
     # (the beam finds the lines of the slow deals with abilities at once; seed 1600 of the standard
@@ -555,3 +557,27 @@ def test_ctrl_c_during_a_hint_gives_the_best_turn_found():
         interrupt.resume()
     h = e.value.hint
     assert h.turn is not None and h.lower_bound <= 3 <= h.min_remaining and not h.exact
+
+
+def test_ctrl_c_during_a_held_block_of_most_of_a_second_keeps_the_work():
+    # a held block (a slice added to the graph of perfect play) that ran past the watchdog's half
+    # second on a loaded machine was ended with the file half written; the watchdog now waits
+    # for a held block to end, up to a second more
+    script = (
+        "import sys, time\n"
+        "from fci_solver import interrupt\n"
+        "interrupt.install()\n"
+        "try:\n"
+        "    with interrupt.held():\n"
+        "        print('in the block', flush=True)\n"
+        "        time.sleep(0.9)\n"
+        "        print('block done', flush=True)\n"
+        "except interrupt.Interrupted:\n"
+        "    print('saved', flush=True)\n"
+        "    sys.exit(130)\n"
+    )
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.stdout.readline() == "in the block\n"
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=10)
+    assert p.returncode == 130 and out == "block done\nsaved\n", (out, err)
