@@ -515,6 +515,7 @@ class BitboardSolver:
         for _ in range(n):
             h = BitboardSolver(self.cards, self.time_limit, self.memory, None, self.stop_at, self.chunk)
             h.table, h.shared, h.used, h.near_first, h.once = self.table, True, 0, self.near_first, self.once
+            h._root, h._walks = self._root, self._walks  # a Ctrl-C takes the best line of every thread
             out.append(h)
         return out
 
