@@ -109,8 +109,7 @@ def option_effort(eng: Engine, cards: CardTable, key, minimum: int, budget: int)
     ``budget``; else None (not proven within it: unreachable, or more work)."""
     solver = BitboardSolver(cards, memory=TABLE_MIB, chunk=SHORT_CHUNK)
     solver.once = False  # the search the tiers were calibrated with: both orders of a double move
-    solver.table = solver._new_table(min(solver.max_entries, _table_entries(budget)))
-    solver.used = 0
+    solver.start_table(_table_entries(budget))
     v = solver.value(eng, key, minimum + 1, max_states=budget, near_first=True)
     return solver.states if v is not None and v <= minimum else None
 

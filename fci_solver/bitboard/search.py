@@ -485,6 +485,13 @@ class BitboardSolver:
         # touch most of its pages (see .memory); a smaller one's pages come with its stores
         return memory.zeros((size, K.FIELDS), np.uint64, touch_above=SHARED_ENTRIES * ENTRY_BYTES)
 
+    def start_table(self, entries: int) -> None:
+        """Start on a table of ``entries`` slots (a power of two, at most the memory budget's)
+        instead of the default: a search of a few states needs few, and a fresh default table
+        costs more than such a search (the effort line's options, :mod:`fci_solver.effort`)."""
+        self.table = self._new_table(min(self.max_entries, entries))
+        self.used = 0
+
     def _alloc_table(self):
         # Start small and grow: a table spread over the whole budget would fault in a page per store.
         self.table = self._new_table(min(self.max_entries, INITIAL_ENTRIES))
