@@ -719,8 +719,7 @@ class BitboardSolver:
         eng = Engine(pos.board, self.cards)
         found = [w for w in self._walks if w.incumbent is not None]
         best = min(found, key=lambda w: w.incumbent, default=None)
-        keys = self._incumbent_keys(best.inc) if best is not None else []
-        keys = self._play_out(eng, keys[-1] if keys else self._root, keys)
+        keys = self._incumbent_line(eng, self._root, best.inc if best is not None else None)
         return self._result(pos, self._t0, keys, None, self._proven, False,
                             {"jobs": self.jobs, "interrupted": True})
 
@@ -759,8 +758,7 @@ class BitboardSolver:
             exact, low = True, value
         else:
             # timed out (status 0) or reached stop_at (status 2): the incumbent line is real, the value a bound
-            keys = self._incumbent_keys(best_path) if best_path is not None else []
-            keys = self._play_out(eng, keys[-1] if keys else root, keys)
+            keys = self._incumbent_line(eng, root, best_path)
             exact = False
             low = proven
         return self._result(pos, t0, keys, value if exact else None, low, exact,
@@ -1076,6 +1074,12 @@ class BitboardSolver:
                 return keys
             key = kids[0]
             keys.append(key)
+
+    def _incumbent_line(self, eng: Engine, root, path) -> list:
+        """The keys of a search's best line so far (``path``, its incumbent frames, or None),
+        played out to the end of the game: a real line, if not the best."""
+        keys = self._incumbent_keys(path) if path is not None else []
+        return self._play_out(eng, keys[-1] if keys else root, keys)
 
     @staticmethod
     def _incumbent_keys(inc):
