@@ -25,12 +25,15 @@ import threading
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from . import interrupt
 from .cards import CardTable
 from .notation import line_to_human
 from .position import Position
 from .bitboard import kernels as K
-from .bitboard.search import SHORT_CHUNK, BitboardSolver, Engine, key_of, keys_to_line
+from .bitboard.fresh import REFUTED, fresh_needs
+from .bitboard.search import SHORT_CHUNK, BitboardSolver, Engine, key_of, keys_to_line, max_table_entries
 
 FIRST_BUDGET = 16  # no option can be proven with fewer states than the turns left to play: start near there
 LIMIT = 100_000  # default cap on a decision's budget
@@ -119,7 +122,7 @@ def _table_entries(budget: int) -> int:
     return max(1 << 10, 1 << (SLOTS_PER_STATE * budget - 1).bit_length())
 
 
-def decision_effort(eng: Engine, cards: CardTable, options: list, minimum: int, limit: int,
+def decision_effort(eng: Engine, options: list, minimum: int, limit: int,
                     deadline: float | None = None, jobs: int = 1,
                     progress=None) -> tuple[int | None, int, object, int]:
     """(effort, options proven with it, the first of them, states spent) for one decision whose
@@ -129,55 +132,57 @@ def decision_effort(eng: Engine, cards: CardTable, options: list, minimum: int, 
     if len(options) == 1:
         return 0, 1, options[0], 0
     candidates = [ch for ch in options if eng.lower_bound(ch) <= minimum]
+    keys = np.array(candidates, dtype=np.uint64).reshape(-1, 3)
+    # an option whose search ended within a budget without a line has none: a larger budget
+    # runs the same search to the same end, so it is not searched again
+    refuted = np.zeros(len(candidates), bool)
     spent, budget = 0, FIRST_BUDGET
     while True:
         budget = min(budget, limit)
         report = (lambda done, budget=budget: progress(done, len(candidates), budget)) if progress else None
-        needs, cost = _needs(eng, cards, candidates, minimum, budget, deadline, jobs, report)
+        needs, cost = _needs(eng, keys, refuted, minimum, budget, deadline, jobs, report)
         spent += cost
-        found = [n for n in needs if n is not None]
-        if found:
-            best = min(found)
-            return best, needs.count(best), candidates[needs.index(best)], spent
+        found = needs[needs > 0]
+        if found.size:
+            best = int(found.min())
+            return best, int((needs == best).sum()), candidates[int(np.argmax(needs == best))], spent
         if budget >= limit:
             return None, 0, None, spent
+        refuted |= needs == REFUTED
         budget *= 2
 
 
-def _needs(eng: Engine, cards: CardTable, candidates: list, minimum: int, budget: int,
-           deadline: float | None, jobs: int, report=None) -> tuple[list, int]:
-    """Each candidate's states to be proven within ``budget`` (None: not within it), except that
-    a candidate needing more than the least found so far may read None: it cannot be the figure.
-    Also the states spent.  ``report(searched)`` is called after each search."""
-    needs = [None] * len(candidates)
-    least = [budget]  # shared by the threads; a stale read only searches a little further
+def _needs(eng: Engine, keys: np.ndarray, refuted: np.ndarray, minimum: int, budget: int,
+           deadline: float | None, jobs: int, report=None) -> tuple[np.ndarray, int]:
+    """Each candidate's states to be proven within ``budget`` (a figure > 0), else
+    :data:`~.bitboard.fresh.NOT_WITHIN` or :data:`~.bitboard.fresh.REFUTED` (``refuted`` ones are
+    not searched), except that a candidate needing more than the least found so far may read
+    NOT_WITHIN: it cannot be the figure.  Also the states spent.  ``report(searched)`` is called
+    as candidates are searched."""
+    n = keys.shape[0]
+    needs = np.where(refuted, REFUTED, -1).astype(np.int64)
+    least = np.array([budget], np.int64)  # shared by the threads; a stale read only searches a little further
+    rows = min(_table_entries(budget), max_table_entries(TABLE_MIB))
     lock, searched = threading.Lock(), [0]
 
-    def run(eng: Engine, part: range) -> int:
-        spent = 0
-        for i in part:
-            interrupt.check()
-            if deadline is not None and time.perf_counter() > deadline:
-                raise TimeoutError
-            cap = least[0]
-            need = option_effort(eng, cards, candidates[i], minimum, cap)
-            spent += cap if need is None else need
-            if need is not None:
-                needs[i] = need
-                least[0] = min(least[0], need)
-            if report:
-                with lock:
-                    searched[0] += 1
-                    report(searched[0])
+    def tell(k: int) -> None:
+        with lock:
+            searched[0] += k
+            report(searched[0])
+
+    def run(eng: Engine, part) -> int:
+        mine = needs[part].copy()  # contiguous, as the kernel is compiled for; written back whole
+        spent = fresh_needs(eng, keys[part], mine, minimum + 1, budget, least, SLOTS_PER_STATE, rows, deadline,
+                            tell if report else None)
+        needs[part] = mine
         return spent
 
-    n = len(candidates)
     if jobs <= 1 or n < 2 * jobs:
-        return needs, run(eng, range(n))
-    # a decision with the Whale has 10^4-10^5 options, each searched alone: shared out
+        return needs, run(eng, slice(0, n))
+    # a decision with the Whale has 10^4-10^5 options: shared out
     engines = [eng] + [eng.copy() for _ in range(jobs - 1)]
     with interrupt.pool(jobs) as pool:
-        spent = sum(pool.map(lambda j: run(engines[j], range(j, n, jobs)), range(jobs)))
+        spent = sum(pool.map(lambda j: run(engines[j], slice(j, n, jobs)), range(jobs)))
     return needs, spent
 
 
@@ -196,7 +201,7 @@ def effort(pos: Position, cards: CardTable, minimum: int, *, eng: Engine | None 
         if not options:
             break
         turn = len(found) + 1
-        e, proven, nxt, spent = decision_effort(eng, cards, options, minimum, limit, deadline, jobs,
+        e, proven, nxt, spent = decision_effort(eng, options, minimum, limit, deadline, jobs,
                                                 (lambda *a, turn=turn: progress(turn, *a)) if progress else None)
         states += spent
         found.append((len(found) + 1, len(options), e, proven))

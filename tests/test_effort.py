@@ -43,7 +43,7 @@ def test_a_decisions_effort_is_the_least_over_its_keeping_options(pos):
     m = minimum(pos)
     eng = Engine(pos.board, CARDS)
     options = sorted(eng.next_states(key_of(pos)))
-    e, proven, played, _ = decision_effort(eng, CARDS, options, m, 10_000)
+    e, proven, played, _ = decision_effort(eng, options, m, 10_000)
     needs = [option_effort(eng, CARDS, ch, m, 10_000) for ch in options]
     if len(options) == 1:
         assert (e, proven) == (0, 1)
@@ -55,9 +55,37 @@ def test_a_decisions_effort_is_the_least_over_its_keeping_options(pos):
 def test_an_effort_is_exact_one_state_less_does_not_prove_it():
     pos = Deal.random("standard", 8).position(2, False, False)
     eng = Engine(pos.board, CARDS)
-    e, _, played, _ = decision_effort(eng, CARDS, sorted(eng.next_states(key_of(pos))), 1, 1000)
+    e, _, played, _ = decision_effort(eng, sorted(eng.next_states(key_of(pos))), 1, 1000)
     assert option_effort(eng, CARDS, played, 1, e) == e
     assert option_effort(eng, CARDS, played, 1, e - 1) is None
+
+
+@pytest.mark.parametrize("chunk", [5000, 7])
+def test_the_options_searched_in_one_call_get_the_figures_of_one_search_each(monkeypatch, chunk):
+    # the kernel runs the searches one after another, each on a zeroed table, and resumes one
+    # that a call's chunk of states cut (a chunk of 7 cuts many, some of them several times):
+    # each figure is that of a search of its own capped at the least found before it, and a
+    # search that ended without a line is REFUTED, which no larger budget changes
+    import numpy as np
+
+    from fci_solver.bitboard import fresh
+
+    monkeypatch.setattr(fresh, "SHORT_CHUNK", chunk)
+    pos = Deal.random("eight", 3).position(2, True, True)
+    eng = Engine(pos.board, CARDS).calibrated()
+    options = sorted(eng.next_states(key_of(pos)))[:1500]
+    need = np.full(len(options), -1, np.int64)
+    least = np.array([40], np.int64)
+    fresh.fresh_needs(eng, np.array(options, np.uint64), need, 2, 40, least, 8, 1 << 12)
+    expect, cap = [], 40
+    for ch in options:
+        expect.append(option_effort(eng, CARDS, ch, 1, cap))
+        cap = min(cap, expect[-1] or cap)
+    assert [n if n > 0 else None for n in need] == expect
+    assert least[0] == min(n for n in expect if n is not None) == 7
+    refuted = [ch for ch, n in zip(options, need) if n == fresh.REFUTED]
+    assert len(refuted) == 1460 and all(option_effort(eng, CARDS, ch, 1, 10_000) is None for ch in refuted[::20])
+    assert list(need).count(fresh.NOT_WITHIN) == 36
 
 
 def _line(e):
@@ -70,8 +98,8 @@ def test_two_threads_find_the_same_decision_as_one():
     pos = Deal.random("eight", 3).position(2, True, True)
     eng = Engine(pos.board, CARDS)
     options = sorted(eng.next_states(key_of(pos)))
-    one = decision_effort(eng, CARDS, options, 1, 1000)
-    two = decision_effort(eng, CARDS, options, 1, 1000, jobs=2)
+    one = decision_effort(eng, options, 1, 1000)
+    two = decision_effort(eng, options, 1, 1000, jobs=2)
     assert len(options) == 59_972 and one[:3] == two[:3] == (5, 39, one[2])
     assert _line(effort(pos, CARDS, 1, jobs=2)) == _line(effort(pos, CARDS, 1))
 
@@ -84,7 +112,8 @@ def test_a_table_sized_to_the_budget_gives_the_figures_of_a_large_one(monkeypatc
 
     pos = Deal.random(layout, seed).position(2, sea, sea)
     small = effort(pos, CARDS, 1)
-    monkeypatch.setattr(E, "_table_entries", lambda budget: 1 << 18)
+    monkeypatch.setattr(E, "SLOTS_PER_STATE", 1 << 14)  # 2^18 entries from the first budget, 16 states, on
+    assert E._table_entries(E.FIRST_BUDGET) == 1 << 18
     assert _line(effort(pos, CARDS, 1)) == _line(small)
 
 

@@ -284,7 +284,13 @@ def load_search_kernels(notice=None) -> float:
     return spent
 
 
-def _walk_arrays():
+def max_table_entries(memory_mib: int) -> int:
+    """The most entries a table gets within ``memory_mib`` MiB: a power of two, 2^10 at least."""
+    entries = max(1 << 10, (memory_mib * 1024 * 1024) // ENTRY_BYTES)
+    return 1 << (entries.bit_length() - 1)
+
+
+def walk_arrays():
     """The frames, control words and incumbent path of one kernel search, zeroed."""
     return (np.zeros((K.MAXD, K.FRAME_FIELDS), np.int64), np.zeros(K.CTL_FIELDS, np.int64),
             np.zeros((K.MAXD, 3), np.int64))
@@ -296,7 +302,7 @@ class _Walk:
 
     def __init__(self, eng: Engine, key, beta: int, stop_at: int, near_first: bool, floor: int, once: bool):
         self.eng = eng
-        self.fr, self.ctl, self.inc = _walk_arrays()
+        self.fr, self.ctl, self.inc = walk_arrays()
         K.start_walk(self.fr, self.ctl, np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), beta, stop_at,
                      1 if near_first else 0, floor, 1 if once else 0)
 
@@ -476,8 +482,7 @@ class BitboardSolver:
 
     @property
     def max_entries(self) -> int:
-        entries = max(1 << 10, (self.memory * 1024 * 1024) // ENTRY_BYTES)
-        return 1 << (entries.bit_length() - 1)
+        return max_table_entries(self.memory)
 
     @staticmethod
     def _new_table(size: int):
@@ -650,7 +655,7 @@ class BitboardSolver:
         k0 = np.ascontiguousarray(keys[:, 0])
         k1 = np.ascontiguousarray(keys[:, 1])
         meta = keys[:, 2].astype(np.int64)
-        fr, ctl, inc = _walk_arrays()
+        fr, ctl, inc = walk_arrays()
         ctl[1] = 1  # no search under way: search_each starts one
         ck0, ck1, cmeta, clb, cgrp = eng.buffers()
         i = 0

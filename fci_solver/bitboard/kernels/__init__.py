@@ -7,6 +7,7 @@ integers.
 ``table``    the transposition table
 ``dfs``      the exact search over an explicit stack
 ``settle``   many positions answered at once by the bound, the table or the key
+``effort``   many searches from an empty table at once (the effort line's options)
 ``beam``     a wide, shallow probe for a line down to the bound (a beam search)
 ``perft``    perft's level sets
 ``turns``    every turn of a run of positions at once (the perfect-play graph)
@@ -130,6 +131,7 @@ from .dfs import (  # noqa: F401, E402
     _deliver,
 )
 from .settle import known_values, search_each  # noqa: F401, E402
+from .effort import NOT_WITHIN, REFUTED, effort_each, table_entries  # noqa: F401, E402
 from .perft import (  # noqa: F401, E402
     find_slot,
     _set_add,

@@ -16,7 +16,7 @@ ETC_DEPTH = 4
 GAME_END = 1 << 10  # added to a child's value in the child buffer while its node is set up: a game end
 MAXD = 40  # frames: at most 15 turns from 16 stacks, plus one after-Whale node
 FRAME_FIELDS = 13  # a frame's words (their layout is in search below)
-CTL_FIELDS = 13  # the search's control words (see search's ctl; the last is search_each's)
+CTL_FIELDS = 15  # the search's control words (see search's ctl; the last three are search_each's and effort_each's)
 # Near-first ordering sorts a node's children by a distance key; a node where the Whale can still
 # move has thousands of children (every Whale move), where that sort costs ten times the node:
 # below the first NEAR_DEPTH levels such nodes keep generation order.
