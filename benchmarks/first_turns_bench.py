@@ -15,7 +15,9 @@ import argparse
 import random
 import time
 
-from fci_solver.bitboard.search import BitboardSolver, Engine, key_of
+from fci_solver.bitboard.codec import key_of
+from fci_solver.bitboard.engine import Engine
+from fci_solver.bitboard.search import BitboardSolver
 from fci_solver.cards import standard_cards
 from fci_solver.position import Deal
 

@@ -18,7 +18,8 @@ import numpy as np
 from numba import njit
 
 from fci_solver.bitboard import kernels as K
-from fci_solver.bitboard.search import Engine, key_of
+from fci_solver.bitboard.codec import key_of
+from fci_solver.bitboard.engine import Engine
 from fci_solver.cards import standard_cards
 from fci_solver.position import Deal
 

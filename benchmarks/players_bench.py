@@ -27,7 +27,9 @@ from collections import defaultdict
 import numpy as np
 
 from fci_solver.bitboard import kernels as K
-from fci_solver.bitboard.search import BitboardSolver, Engine, key_of
+from fci_solver.bitboard.codec import key_of
+from fci_solver.bitboard.engine import Engine
+from fci_solver.bitboard.search import BitboardSolver
 from fci_solver.cards import standard_cards
 from fci_solver.census.report import wilson
 from fci_solver.grade import TIERS, tier_of

@@ -49,7 +49,8 @@ from fci_solver.bitboard import kernels as K
 from fci_solver.bitboard.kernels.bound import _prey as value_prey
 from fci_solver.bitboard.kernels.keys import tops_of
 from fci_solver.bitboard.codec import key_of, position_of
-from fci_solver.bitboard.search import BitboardSolver, Engine
+from fci_solver.bitboard.engine import Engine
+from fci_solver.bitboard.search import BitboardSolver
 from fci_solver.cards import standard_cards
 from fci_solver.position import Deal
 

@@ -23,7 +23,10 @@ from . import interrupt
 from .cards import CardTable
 from .notation import line_to_human
 from .position import Position
-from .bitboard.search import BitboardSolver, Engine, key_of, keys_to_line
+from .bitboard.codec import key_of
+from .bitboard.engine import Engine
+from .bitboard.line import keys_to_line
+from .bitboard.search import BitboardSolver
 
 NARROW = 20  # a decision is narrow when fewer than 1 in NARROW of its options keep the minimum
 ROUNDS = (2_000, 10_000, 50_000, 250_000, 2_000_000, None)  # growing state budgets per next position

@@ -33,7 +33,10 @@ from .notation import line_to_human
 from .position import Position
 from .bitboard import kernels as K
 from .bitboard.fresh import REFUTED, fresh_needs
-from .bitboard.search import SHORT_CHUNK, BitboardSolver, Engine, key_of, keys_to_line, max_table_entries
+from .bitboard.codec import key_of
+from .bitboard.engine import Engine
+from .bitboard.line import keys_to_line
+from .bitboard.search import SHORT_CHUNK, BitboardSolver, max_table_entries
 
 FIRST_BUDGET = 16  # no option can be proven with fewer states than the turns left to play: start near there
 LIMIT = 100_000  # default cap on a decision's budget

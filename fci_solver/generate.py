@@ -31,7 +31,8 @@ from .grade import Band, Grade, difficulty_band, grade
 from .layouts import Layout, load_layout
 from .text import plural
 from .position import DEFAULT_MARGIN, N_CARDS, Deal
-from .bitboard.search import Engine, key_of
+from .bitboard.codec import key_of
+from .bitboard.engine import Engine
 
 STALL = 12  # changes without progress before a restart
 PROPOSALS = 6  # deals drawn per step, of which the climb grades the most promising

@@ -33,7 +33,10 @@ from .effort import LIMIT as EFFORT_LIMIT, Effort, effort as effort_line
 from .errors import FciError
 from .position import SEA_CHOICES, Position, sea_list, sea_word
 from .bitboard.perft import count_within
-from .bitboard.search import SHORT_CHUNK, BitboardSolver, Engine, dag_table_size, dag_walk, key_of
+from .bitboard.codec import key_of
+from .bitboard.dag import dag_table_size, dag_walk
+from .bitboard.engine import Engine
+from .bitboard.search import SHORT_CHUNK, BitboardSolver
 
 TIERS = ("easy", "medium", "hard", "expert")
 # lowest effort (search states of the hardest decision) of easy, medium, hard, expert; README:

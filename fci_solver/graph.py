@@ -82,7 +82,8 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
     checks: slow on large graphs, so it is done only when asked, after the cap is known to hold.
     ``progress(found, None)`` is told the states found so far, now and then.
     """
-    from .bitboard.search import Engine, key_of
+    from .bitboard.codec import key_of
+    from .bitboard.engine import Engine
     from .bitboard.turns import TurnLister, spans
 
     cards = cards or standard_cards()
@@ -142,7 +143,7 @@ class _NodeWriter:
     text is the one :func:`.position.tops_text` and :func:`tops_label` write (a test compares)."""
 
     def __init__(self, board):
-        from .bitboard.search import EFFECTS
+        from .cards import EFFECTS
 
         self.board, self.effects, self.width = board, EFFECTS, board.n_cols
         n = board.n_rows * board.n_cols
@@ -208,7 +209,7 @@ def tops_label(tops, shark: bool, whale: bool, pending: str | None) -> str:
 def label_edges(G: nx.DiGraph, board, cards: CardTable, eng=None, progress=None) -> None:
     """Give every edge ``turn``: one legal turn that makes it, in the JSON notation."""
     from .bitboard.codec import position_of
-    from .bitboard.search import Engine
+    from .bitboard.engine import Engine
 
     eng = eng or Engine(board, cards)
     for i, n in enumerate(G):

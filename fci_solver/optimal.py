@@ -32,7 +32,9 @@ from .layered import Layered
 from .position import Position
 from .text import plural
 from .bitboard.keymap import KeyMap
-from .bitboard.search import SHARED_ENTRIES, BitboardSolver, Engine, key_of
+from .bitboard.codec import key_of
+from .bitboard.engine import Engine
+from .bitboard.search import SHARED_ENTRIES, BitboardSolver
 from .bitboard.turns import TurnLister, Turns, spans
 
 

@@ -10,7 +10,8 @@ import pytest
 from fci_solver import rules
 from fci_solver.effort import decision_effort, effort, option_effort
 from fci_solver.grade import grade, tier_of
-from fci_solver.bitboard.search import Engine, key_of
+from fci_solver.bitboard.codec import key_of
+from fci_solver.bitboard.engine import Engine
 from fci_solver.position import Deal
 
 from helpers import CARDS, SMALL, board, play

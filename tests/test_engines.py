@@ -6,7 +6,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from fci_solver import rules
-from fci_solver.bitboard.search import BitboardSolver, Engine, key_of
+from fci_solver.bitboard.codec import key_of
+from fci_solver.bitboard.engine import Engine
+from fci_solver.bitboard.search import BitboardSolver
 from fci_solver.cards import EFFECTS
 from fci_solver.position import Board, Position, Stack
 from fci_solver.search import ReferenceSolver, lower_bound
@@ -653,7 +655,7 @@ def test_both_move_orders_in_turn_give_the_same_minimum_and_a_line_that_replays(
 @given(positions(max_cards=5, max_side=2), st.sampled_from([1, 4, 10**6]))
 def test_a_beam_finds_only_lines_to_the_bound_that_end_the_game_without_the_whale(pos, width):
     from fci_solver.bitboard.probe import Beam
-    from fci_solver.bitboard.search import keys_to_line
+    from fci_solver.bitboard.line import keys_to_line
 
     eng, root = Engine(pos.board, CARDS), key_of(pos)
     bound = eng.lower_bound(root)
@@ -903,7 +905,9 @@ def test_the_line_a_search_proved_is_read_back_from_the_table():
     # kernel and a lookup compiled from different table code would not), so the principal line
     # needs no search.
     from fci_solver.bitboard.codec import position_of
-    from fci_solver.bitboard.search import BitboardSolver, Engine, key_of
+    from fci_solver.bitboard.codec import key_of
+    from fci_solver.bitboard.engine import Engine
+    from fci_solver.bitboard.search import BitboardSolver
     from fci_solver.position import Deal
 
     pos = Deal.random("standard", 417).position(2, False, False)

@@ -360,7 +360,7 @@ def test_the_whole_dag_walk_stops_when_another_thread_raises_its_flag():
     # call, which the kernel reads every 4,096 nodes (a load the compiler must not hoist out of
     # its loop)
     import threading
-    from fci_solver.bitboard.search import dag_walk
+    from fci_solver.bitboard.dag import dag_walk
     from fci_solver.position import Deal
 
     def watchdog():
@@ -378,7 +378,7 @@ def test_the_whole_dag_walk_stops_when_another_thread_raises_its_flag():
 
 def test_a_time_limit_stops_the_dag_walk_too():
     # the walk ran seconds past --time-limit (it was only checked before the walk)
-    from fci_solver.bitboard.search import dag_walk
+    from fci_solver.bitboard.dag import dag_walk
     from fci_solver.position import Deal
 
     pos = Deal.random("standard", 8).position(shark=False, whale=False)
@@ -392,7 +392,7 @@ def test_the_positions_counted_within_a_few_turns_are_ones_the_walk_visits(layou
     # a grade counts them first: more than --dag-states proves the walk cannot finish, in a
     # fraction of its time; so the count must never exceed what the walk visits
     from fci_solver.bitboard.perft import count_within
-    from fci_solver.bitboard.search import dag_walk
+    from fci_solver.bitboard.dag import dag_walk
     from fci_solver.grade import PROOF_TURNS
     from fci_solver.position import Deal
 
@@ -423,7 +423,8 @@ def test_with_the_whale_only_turns_that_leave_it_unplayed_are_counted():
     from fci_solver.bitboard.perft import count_within
     from fci_solver.position import Deal
 
-    from fci_solver.bitboard.search import Engine, key_of
+    from fci_solver.bitboard.codec import key_of
+    from fci_solver.bitboard.engine import Engine
 
     pos = Deal.random("standard", 8).position()
     assert count_within(pos, CARDS, 1, 4, 1_000_000) > 1_000_000

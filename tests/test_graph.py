@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from fci_solver import graph as g
 from fci_solver import rules
 from fci_solver.layered import Layered, common_chain, dominator_chains
-from fci_solver.bitboard.search import key_of
+from fci_solver.bitboard.codec import key_of
 
 from helpers import CARDS, board
 
@@ -132,7 +132,7 @@ def test_node_cap_gives_a_clear_error():
 
 @pytest.mark.parametrize("pos", SMALL)
 def test_fast_dag_walk_agrees_with_the_graph(pos):
-    from fci_solver.bitboard.search import dag_stats
+    from fci_solver.bitboard.dag import dag_stats
 
     G = g.build_graph(pos, CARDS, labels=False)
     for target in (1, 2):
@@ -305,7 +305,7 @@ def test_perfect_play_graph_cap_gives_partial_counts():
 def test_the_full_graph_lists_each_states_next_states_as_the_engine_does(pos):
     # the graph lists a run of states' turns in one kernel call; its edges (and so an export's
     # order) still come as the engine's turn counts list them, each with its number of turns
-    from fci_solver.bitboard.search import Engine
+    from fci_solver.bitboard.engine import Engine
 
     G = g.build_graph(pos, CARDS)
     eng = Engine(pos.board, CARDS)

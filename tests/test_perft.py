@@ -11,7 +11,8 @@ import pytest
 from fci_solver import interrupt, rules
 from fci_solver.bitboard import perft as bp
 from fci_solver.bitboard.perft import perft
-from fci_solver.bitboard.search import Engine, key_of
+from fci_solver.bitboard.codec import key_of
+from fci_solver.bitboard.engine import Engine
 from fci_solver.errors import FciError
 from fci_solver.search import perft_suite
 

@@ -14,7 +14,8 @@ import numpy as np
 from .. import interrupt
 from ..errors import FciError
 from . import kernels as K
-from .search import SHORT_CHUNK, Engine, walk_arrays
+from .engine import Engine
+from .search import SHORT_CHUNK, walk_arrays
 
 NOT_WITHIN, REFUTED = K.NOT_WITHIN, K.REFUTED
 

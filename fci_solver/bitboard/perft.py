@@ -21,7 +21,8 @@ from ..errors import FciError
 from ..interrupt import check as check_interrupt, pool as thread_pool
 from ..position import Position
 from . import kernels as K, memory
-from .search import Engine, key_of
+from .codec import key_of
+from .engine import Engine
 
 LIST_SLICE = 512  # level states a lister takes at a time
 BUFFER = 1 << 22  # children a buffer holds (100 MB): one state with the Whale lists 854,053
@@ -136,14 +137,14 @@ def count_within(pos: Position, cards: CardTable, target: int, depth: int, above
     lines on which every position's lower bound is at most ``target``, counted until more than
     ``above`` are found.
 
-    These are positions the whole-DAG walk (:func:`.search.dag_walk`) visits, since it enters
+    These are positions the whole-DAG walk (:func:`.dag.dag_walk`) visits, since it enters
     every child whose bound allows the target, so a count above its cap proves that the walk
     cannot finish, in a fraction of the walk's seconds.  The walk enters a turn with the Whale
     through its half-step, only when the half-step's own bound allows the target, which a turn
     listed whole cannot tell: with the Whale, only turns that leave it unplayed are counted (they
     are the turns without a half-step).  None when ``deadline`` (a ``time.perf_counter()``
     value) passes first.  ``eng``: an engine of ``pos``'s board to list with (as
-    :func:`.search.dag_walk` takes one)."""
+    :func:`.dag.dag_walk` takes one)."""
     eng = eng or Engine(pos.board, cards)
     k = key_of(pos)
     if eng.lower_bound(k) > target:

@@ -1,33 +1,30 @@
-"""The Python side of the fast engine: its tables and buffers, and the resumable search driver.
+"""The exact search's driver: its transposition table, the resumable searches run a chunk of
+states at a time, and a solve (null-window passes, both move orders and a beam in turn, one thread
+or several sharing the table).
 
-The kernels in :mod:`.kernels` work on packed keys (:mod:`.codec`); this module builds the
-geometry and card tables as arrays, runs the searches a chunk of states at a time, and hands a
-solved key path to :mod:`.line`, which turns it into reference-engine turns.
+The kernels in :mod:`.kernels` work on packed keys (:mod:`.codec`) over an :class:`.engine.Engine`;
+a solved key path goes to :mod:`.line`, which turns it into reference-engine turns.
 """
 
 from __future__ import annotations
 
-import copy
 import threading
 import time
-from collections import Counter
-from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
-from ..cards import EFFECTS, CardTable
+from ..cards import CardTable
 from ..errors import FciError
-from ..position import Board, Position
-from ..bound import discard_sources, far_sources, mover_cards, self_movers
+from ..position import Position
 from ..result import SolveResult, Stopped
-from .. import interrupt, rules
+from .. import interrupt
 from . import kernels as K, memory
 from .codec import key_of
+from .engine import Engine
 from .line import keys_to_line
-from .probe import Beam
+from .probe import BEAM_WIDTHS, Beam, Probe
 
-MAX_CELLS = 127
 INITIAL_ENTRIES = 1 << 18
 # A shared table cannot grow while threads use it, so it starts large, but not at the whole
 # budget: its first touches fault in a page each, and 2^26 entries cost 3 s on a solve of
@@ -37,7 +34,6 @@ SHARED_ENTRIES = 1 << 24
 # table, at least this.  The wide boards' slowest deals (a few million states) ran 10-20% faster
 # on 2^22 entries than on 2^24, whose pages cost about 1.2 s to fault in here.
 SOLVE_SHARED_MIN = 1 << 22
-CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
 # A solve with jobs > 1 runs on one thread alone first: most deals end within it, and more threads
 # cost a shared table (about 0.1 s on deals that end just after).  The head start is also cut by
 # time: the wide boards' slow deals spend 10-30 us a state and were one thread for their first
@@ -46,17 +42,6 @@ HEAD_START = 200_000
 HEAD_SECONDS = 0.25
 LAZY_SECONDS = 1.0  # jobs > 1, parallel "auto": Lazy SMP for this long, then the root's turns split
 SLICE = 2000  # states per turn of each move order in a one-thread solve (benchmarks/RESULTS.md)
-# A one-thread solve also looks for a line to the bound with a beam (probe.py), widths growing
-# 4x a turn up to the last, each turn when the beam's work is at most BEAM_SHARE of the move
-# orders' (so a deal no beam helps costs up to that much more, until the widths run out).  Work is
-# counted, not timed, so that a solve always takes the same steps: a search state costs about as
-# much as BEAM_CHILDREN_PER_STATE of the children a beam generates (2-10 us against about 200 ns).
-# A half, not a quarter: 1,000 standard deals 0.0225 -> 0.0214 s, 200 gap deals 0.062 -> 0.058 s
-# (slowest 0.73 -> 0.47 s), 5-12% fewer states on every layout (RESULTS.md); a whole share (1.0)
-# was no better.
-BEAM_WIDTHS = (16, 64, 256, 1024, 4096)
-BEAM_SHARE = 0.5
-BEAM_CHILDREN_PER_STATE = 15
 DEFAULT_MEMORY_MIB = 2048
 ENTRY_BYTES = 8 * K.FIELDS
 # States per kernel call (between two looks for Ctrl-C and the clock) for searches that start from
@@ -65,183 +50,6 @@ ENTRY_BYTES = 8 * K.FIELDS
 # cost time: each call resumes the walk (grade --quick on 50 deals: 1,000 states per call made
 # the median 0.55 s -> 0.74 s).
 SHORT_CHUNK = 5000
-
-
-# -- tables ------------------------------------------------------------------------
-
-@lru_cache(maxsize=32)
-def geometry(board: Board):
-    """Arrays describing the board: eat geometry per pending effect, cells by distance."""
-    n = board.n_rows * board.n_cols
-    if n > MAX_CELLS:
-        raise FciError(f"the board has {n} cells; the bitboard engine handles at most {MAX_CELLS} (use a smaller --margin or --engine reference)")
-    cells = board.cells
-    prey = np.full((8, n, 8), -1, np.int64)
-    mid = np.full((8, n, 8), -1, np.int64)
-    # the same relation cell to cell: 0 out of reach, else 1 + the cell a lynx jumps over (or 0);
-    # then, in columns n and n + 1, the two-word mask of the cells reached without a jump (the
-    # game-end test reads a predator's reach as one mask)
-    reach = np.zeros((8, n, n + 2), np.int64)
-    for code in range(8):
-        effect = EFFECTS[code - 1] if code else None
-        for i, (r, c) in enumerate(cells):
-            for j, (dr, dc) in enumerate(rules.prey_offsets(effect)):
-                t = (r + dr, c + dc)
-                if t in board:
-                    prey[code, i, j] = board.index(t)
-                    reach[code, i, board.index(t)] = 1
-                    if effect == "lynx":
-                        mid[code, i, j] = board.index((r + dr // 2, c + dc // 2))
-                        reach[code, i, board.index(t)] = 1 + mid[code, i, j]
-    masks = np.zeros((8, n, 2), np.uint64)
-    for code, i, j in zip(*np.nonzero(reach[:, :, :n] == 1)):
-        masks[code, i, j // 64] |= np.uint64(1) << np.uint64(j % 64)
-    reach[:, :, n:] = masks.view(np.int64)
-    maxd = board.n_rows + board.n_cols - 2
-    bydist = np.zeros((n, n), np.int64)
-    dstart = np.zeros((n, maxd + 3), np.int64)
-    for i, a in enumerate(cells):
-        ds = sorted(range(n), key=lambda j: (rules.distance(a, cells[j]), j))
-        bydist[i] = ds
-        k = 0
-        for d in range(maxd + 3):
-            while k < n and rules.distance(a, cells[ds[k]]) < d:
-                k += 1
-            dstart[i, d] = k
-    # per cell: row, column, and the cells within distance 2, then 1 (itself included), each as
-    # a two-word mask
-    near = np.zeros((n, 4), np.uint64)
-    for i, a in enumerate(cells):
-        for j in range(n):
-            d = rules.distance(a, cells[j])
-            for w, radius in ((0, 2), (2, 1)):
-                if d <= radius:
-                    near[i, w + j // 64] |= np.uint64(1 << (j % 64))
-    cellrc = np.concatenate([np.array(cells, np.int64).reshape(n, 2), near.view(np.int64)], axis=1)
-    return prey, mid, reach, bydist, dstart, maxd, cellrc
-
-
-def card_arrays(cards: CardTable):
-    """The card table as int arrays: kind, self-only, min, max, count, pending code; and, as bit masks
-    for the lower bound, the cards whose eats can discard, the cards that move or swap stacks,
-    those of them that move only their own, and those whose eat lets the next reach distance 2."""
-    kinds = {"none": K.AB_NONE, "move": K.AB_MOVE, "discard": K.AB_DISCARD, "swap": K.AB_SWAP, "pending": K.AB_PENDING}
-    ab = np.zeros((6, 16), np.int64)
-    for c in cards:
-        if c.ability == "move" and c.count > 2:
-            raise FciError(f"card {c.value}: the bitboard engine moves at most 2 stacks per ability (use --engine reference)")
-        ab[0, c.value] = kinds[c.ability]
-        ab[1, c.value] = 1 if c.who == "self" else 0
-        ab[2, c.value] = c.min
-        ab[3, c.value] = K.BIG if c.max is None else c.max
-        ab[4, c.value] = c.count
-        ab[5, c.value] = EFFECTS.index(c.effect) + 1 if c.ability == "pending" else 0
-    cmask = np.zeros(4, np.int64)
-    for v in discard_sources(cards):
-        cmask[0] |= 1 << v
-    for v in mover_cards(cards):
-        cmask[1] |= 1 << v
-    for v in self_movers(cards):
-        cmask[2] |= 1 << v
-    for v in far_sources(cards):
-        cmask[3] |= 1 << v
-    return ab, cmask
-
-
-class Engine:
-    """The kernels bound to one board and card table."""
-
-    def __init__(self, board: Board, cards: CardTable):
-        self.board = board
-        self.cards = cards
-        self.prey, self.mid, self.reach, self.bydist, self.dstart, self.maxd, self.cellrc = geometry(board)
-        self.ab, self.cmask = card_arrays(cards)
-        self._buf = None
-        self._twin = None
-        self._wk = np.empty(K.WORK, np.int64)
-        self.work = np.zeros(K.search_work_size(self.bydist.shape[0]), np.int64)  # its bound cache starts empty
-
-    def twin(self) -> "Engine":
-        """An engine for the same board and cards with its own buffers (a second search at
-        once), the same one each call."""
-        if self._twin is None:
-            self._twin = self.copy()
-        return self._twin
-
-    def copy(self) -> "Engine":
-        """A new engine for the same board and cards, its tables shared, its buffers its own."""
-        t = copy.copy(self)
-        t._buf, t._twin = None, None
-        t._wk = np.empty(K.WORK, np.int64)
-        t.work = np.zeros_like(self.work)
-        return t
-
-    def calibrated(self) -> "Engine":
-        """A copy whose lower bound lets every eat reach distance 2 (it does not count the far
-        eats): the bound the difficulty tiers were calibrated with, so that the effort measure
-        (search states) stays what it was as the search's own bound improves."""
-        t = self.copy()
-        t.cmask = self.cmask.copy()
-        t.cmask[3] = -1
-        return t
-
-    def buffers(self, cap: int = CHILD_CAP):
-        if self._buf is None or self._buf[0].shape[0] < cap:
-            # keys, meta, bound, and the predator of each child (the search's near-first ordering);
-            # allocated once per engine: a search call is often only a few thousand states
-            self._buf = (np.zeros(cap, np.uint64), np.zeros(cap, np.uint64), np.zeros(cap, np.int64),
-                         np.zeros(cap, np.int64), np.zeros(cap, np.int64))
-        return self._buf
-
-    def children(self, key) -> list[tuple[int, int, int]]:
-        """Children keys of a node (after-Whale half-steps included, marked by the phase bit)."""
-        return self.written(self.generate(key))
-
-    def generate(self, key) -> int:
-        """How many children :meth:`children` lists, written into :meth:`buffers` only."""
-        ck0, ck1, cmeta = self.buffers()[:3]
-        cap = ck0.shape[0]
-        end = K.gen_children(np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), self.ab, self.prey, self.mid,
-                             self.bydist, self.dstart, self.maxd, ck0, ck1, cmeta, 0, cap)
-        if end > cap:
-            raise FciError("too many children for the child buffer")
-        return end
-
-    def written(self, n: int) -> list[tuple[int, int, int]]:
-        """The ``n`` children written by the last :meth:`generate`, as Python values."""
-        ck0, ck1, cmeta = self.buffers()[:3]
-        return list(zip(ck0[:n].tolist(), ck1[:n].tolist(), cmeta[:n].tolist()))
-
-    def child(self, j: int) -> tuple[int, int, int]:
-        """The ``j``-th child written by the last :meth:`generate`."""
-        ck0, ck1, cmeta = self.buffers()[:3]
-        return int(ck0[j]), int(ck1[j]), int(cmeta[j])
-
-    def turn_counts(self, key) -> Counter:
-        """Full-turn successor key -> how many of the listed turns reach it (after-Whale half-steps expanded)."""
-        kids = self.children(key)
-        if not any(ch[2] & K.PHASE_BIT for ch in kids):
-            return Counter(kids)  # no Whale half-step: one count per listed turn
-        out = Counter()
-        for ch in kids:
-            if ch[2] & K.PHASE_BIT:
-                out.update(self.children(ch))
-            else:
-                out[ch] += 1
-        return out
-
-    def next_states(self, key) -> set[tuple[int, int, int]]:
-        """Distinct full-turn successor keys."""
-        return set(self.turn_counts(key))
-
-    def game_over(self, key) -> bool:
-        """Whether no turn exists (read from the key when the Whale is spent)."""
-        if key[2] & (K.PHASE_BIT | 2):
-            return not self.children(key)
-        return bool(K.no_turn(np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), self.reach, self._wk))
-
-    def lower_bound(self, key) -> int:
-        return int(K.lower_bound(np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), self.cmask, self.cellrc, self._wk))
 
 
 _loaded = threading.Event()
@@ -343,90 +151,6 @@ class _Ran(NamedTuple):
     line: list | None = None
 
 
-class _Probe:
-    """A beam's turns among a search's (see :data:`BEAM_SHARE`): each call, told the states a
-    search has spent since the last, runs the next width if the beam's share allows it.  One
-    probe serves every run, pass and thread that asks the same question (the same root and
-    target), so a wider beam follows a narrower one whoever runs it; ``others()``: the states
-    other threads spend on the question meanwhile.
-
-    With ``aside`` (a solve's head start on more than one thread, while the search leaves a core
-    idle) the first call starts the widths on a thread of their own, one after another without
-    waiting for turns, and later calls collect what it found; :meth:`pause` stops it."""
-
-    def __init__(self, beam: Beam, widths, others=lambda: 0):
-        self.beam = beam
-        self.widths = list(widths)
-        self.others = others
-        self.searched = 0  # states the searches it took turns with have spent, this thread's and others' before
-        self.aside = False
-        self._thread: threading.Thread | None = None
-        self._halt = threading.Event()
-        self._found: list | None = None  # the aside thread's line, not yet collected
-        self._error: BaseException | None = None
-        self._told = 0  # the beam's positions already reported
-
-    def rejoin(self, others=lambda: 0) -> "_Probe":
-        """The probe handed to a new pass: the other threads' states so far stay counted."""
-        self.searched += self.others()
-        self.others = others
-        return self
-
-    @property
-    def busy(self) -> bool:
-        """Its beam runs aside."""
-        return self._thread is not None and self._thread.is_alive()
-
-    def turn(self, searched: int, stopped) -> tuple[int, list | None]:
-        """(positions the beam expanded since the last call, the line it found or None);
-        ``searched``: the states spent since the last call.  A width that ``stopped`` cut short
-        is run again next turn."""
-        self.searched += searched
-        if self.aside:
-            if self._thread is None and self._found is None and self.widths:
-                self._start(stopped)
-        elif self.widths and self.beam.children <= BEAM_SHARE * BEAM_CHILDREN_PER_STATE * (self.searched + self.others()):
-            self._width(stopped)
-        if self._error is not None:
-            raise self._error
-        expanded, self._told = self.beam.states - self._told, self.beam.states
-        line = self._found  # read once: the aside thread may write it meanwhile
-        if line is not None:
-            self._found = None
-        return expanded, line
-
-    def pause(self) -> None:
-        """Stop the aside thread (within one of its levels) and wait for it."""
-        if self._thread is not None:
-            self._halt.set()
-            self._thread.join()
-            self._thread = None
-            self._halt.clear()
-
-    def _start(self, stopped) -> None:
-        def run() -> None:
-            try:
-                while self.widths and not halted():
-                    if self._width(halted) is not None:
-                        return
-            except BaseException as e:  # raised in the search's thread at its next turn
-                self._error = e
-
-        halted = lambda: self._halt.is_set() or stopped()  # noqa: E731
-        self._thread = threading.Thread(target=run, daemon=True)
-        self._thread.start()
-
-    def _width(self, stopped) -> list | None:
-        """The next width (it stays next if ``stopped`` cut it short); a line it found is kept
-        for :meth:`turn` to give, and returned."""
-        line = self.beam.line(self.widths[0], stopped)
-        if line is not None or not stopped():
-            self.widths.pop(0)
-        if line is not None:
-            self._found = line
-        return line
-
-
 class BitboardSolver:
     """Exact minimum-result search with the numba kernels."""
 
@@ -470,7 +194,7 @@ class BitboardSolver:
         self.once = True
         # the widths of the beam that takes turns with a solve's searches (() for none)
         self.beam_widths = BEAM_WIDTHS
-        self._last_probe = None  # ((root, beta), _Probe) of the last pass
+        self._last_probe = None  # ((root, beta), Probe) of the last pass
         # what a solve Ctrl-C stops has found: the searches from its root (their best lines so
         # far) and the bound proven by then
         self._root, self._walks, self._proven, self._t0 = None, [], 0, 0.0
@@ -569,7 +293,7 @@ class BitboardSolver:
             (self.cancel is not None and self.cancel.is_set())
 
     def _run(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None,
-             near_first: bool | None = None, floor: int = 0, probe: _Probe | None = None):
+             near_first: bool | None = None, floor: int = 0, probe: Probe | None = None):
         """One null-window search (:class:`_Ran`); status 0 when it was stopped by the deadline,
         ``max_states`` or :attr:`cancel`.  ``probe``: a beam takes turns with it, and a line it
         finds ends the run."""
@@ -577,7 +301,7 @@ class BitboardSolver:
         return self._in_turn([walk], self.chunk, beta, deadline, max_states, probe)
 
     def _run_both_orders(self, eng: Engine, key, beta: int, deadline: float | None, max_states: int | None = None,
-                         probe: _Probe | None = None, until: float | None = None):
+                         probe: Probe | None = None, until: float | None = None):
         """:meth:`_run` with both move orders on one thread, a slice of states each in turn, over
         one table: whichever order reaches the answer first gives it (the other's work stays in
         the table).  On the slowest deals one order is often 10-50 times faster than the other,
@@ -585,13 +309,13 @@ class BitboardSolver:
         faster one alone, less where the other's entries help it.
 
         ``probe``: a beam looking for a line to ``beta - 1`` stacks or fewer also takes turns
-        (:class:`_Probe`); a line it finds ends the run (:attr:`_Ran.line`).  ``until``: as
+        (:class:`Probe`); a line it finds ends the run (:attr:`_Ran.line`).  ``until``: as
         :meth:`_in_turn` says."""
         walks = [self._start(eng, key, beta, False), self._start(eng.twin(), key, beta, True)]
         return self._in_turn(walks, self.slice, beta, deadline, max_states, probe, until)
 
     def _in_turn(self, walks: list, step: int, beta: int, deadline: float | None, max_states: int | None,
-                 probe: _Probe | None, until: float | None = None) -> "_Ran":
+                 probe: Probe | None, until: float | None = None) -> "_Ran":
         """Run the walks in turn, ``step`` states each, then the beam's turn if it is due, until
         one is done (its result), the beam finds a line, or the deadline, :attr:`cancel`,
         ``max_states`` or the time ``until`` stops them (the result of the walk with the best line
@@ -618,7 +342,7 @@ class BitboardSolver:
             if probe is not None:
                 probe.pause()
 
-    def _probe_turn(self, probe: _Probe | None, new: int, searched: int, max_states: int | None, beta: int,
+    def _probe_turn(self, probe: Probe | None, new: int, searched: int, max_states: int | None, beta: int,
                     deadline: float | None) -> _Ran | None:
         """The beam's turn, if there is a beam and its turn is due within the state budget (looked
         at before a turn, not during it), after ``new`` more states of a run that has spent
@@ -777,7 +501,7 @@ class BitboardSolver:
         Returns (status, value, proven bound, last beta, best incumbent, its path, a line's keys
         that a beam found, or None); status 0 when the deadline, or ``max_states`` (over all
         passes) or the time ``until`` stopped it.  ``aside``: the beam runs on a thread of its
-        own, and the last two wait for it (see :class:`_Probe`)."""
+        own, and the last two wait for it (see :class:`Probe`)."""
         proven = self._proven = eng.lower_bound(root)  # no line ends with fewer stacks
         beta = self._first_beta(proven)
         best_inc, best_path = K.INF, None
@@ -803,7 +527,7 @@ class BitboardSolver:
                 break
         return status, value, proven, beta, best_inc, best_path, None
 
-    def _probe(self, eng: Engine, root, beta: int, aside: bool = False) -> _Probe | None:
+    def _probe(self, eng: Engine, root, beta: int, aside: bool = False) -> Probe | None:
         """A beam for a line from ``root`` to ``beta - 1`` stacks or fewer, unless switched off:
         the one the last pass on the same question used, if any (a solve's head start, its
         threads' passes, Lazy SMP's and then the split's, go on with one beam); ``aside``: on a
@@ -814,7 +538,7 @@ class BitboardSolver:
         if last is not None and last[0] == (root, beta):
             probe = last[1].rejoin()
         else:
-            probe = _Probe(Beam(eng.copy() if aside else eng, root, beta - 1), self.beam_widths)
+            probe = Probe(Beam(eng.copy() if aside else eng, root, beta - 1), self.beam_widths)
             self._last_probe = ((root, beta), probe)
         probe.aside = aside
         return probe
@@ -1030,7 +754,7 @@ class BitboardSolver:
         keys = self._play_out(eng, line[-1], line)
         return K.stack_count(np.uint64(keys[-1][0]), np.uint64(keys[-1][1])), keys
 
-    def _probe_of_threads(self, eng: Engine, root, beta: int, workers: list) -> _Probe | None:
+    def _probe_of_threads(self, eng: Engine, root, beta: int, workers: list) -> Probe | None:
         """A beam for the first thread of a pass, its share counted against every thread's states."""
         probe = self._probe(eng, root, beta)
         if probe is not None:
@@ -1153,85 +877,3 @@ def _stop_all(workers: list) -> None:
     for _, s in workers:
         if s.cancel is not None:
             s.cancel.set()
-
-
-class DagWalk:
-    """The result of :func:`dag_walk`: a table of every state from which the target can be reached."""
-
-    ENTRY_BYTES = 57  # two key words, a tag, the chance's sum and count, lo, hi, best
-
-    def __init__(self, eng: Engine, root, target: int, size: int):
-        self.eng, self.root, self.target = eng, root, target
-        self.k0, self.k1 = np.zeros(size, np.uint64), np.zeros(size, np.uint64)
-        self.tag = np.zeros(size, np.uint8)
-        self.s, self.n = np.zeros(size, np.float64), np.zeros(size, np.int64)
-        self.lo, self.hi, self.best = np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64)
-        self.ctl = np.zeros(4, np.int64)
-
-    @property
-    def complete(self) -> bool:
-        return self.ctl[1] == 1
-
-    @property
-    def states(self) -> int:
-        return int(self.ctl[0])
-
-    def entry(self, key):
-        """(chance, fewest turns to win, most turns to win, best result) of a full state, or None if pruned."""
-        slot = int(K.find_slot(self.k0, self.k1, self.tag, np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2])))
-        if slot < 0 or self.tag[slot] == 0:
-            return None
-        lo, hi = int(self.lo[slot]), int(self.hi[slot])
-        return (float(self.s[slot] / self.n[slot]), lo if lo < 99 else None, hi if hi >= 0 else None,
-                int(self.best[slot]))
-
-    def best(self, key) -> int:
-        """The fewest stacks reachable from a full state: exact when <= target, else a number > target."""
-        e = self.entry(key)
-        return e[3] if e else max(self.target + 1, self.eng.lower_bound(key))
-
-
-def dag_table_size(max_states: int) -> int:
-    """The entries of :func:`dag_walk`'s table for ``max_states``; an error when the table would
-    take more than half of this machine's memory (it is made whole before the walk, and past the
-    machine's memory the system kills the process)."""
-    size = 1 << max(10, (2 * max_states).bit_length())
-    need, have = size * DagWalk.ENTRY_BYTES, memory.machine_bytes()
-    if need > have // 2:
-        raise FciError(f"--dag-states {max_states:,} needs a table of {need / 2**30:,.1f} GiB, "
-                       f"more than half of this machine's memory ({have / 2**30:,.1f} GiB)")
-    return size
-
-
-def dag_walk(pos: Position, cards: CardTable, target: int, max_states: int = 2_000_000, eng: Engine | None = None,
-             deadline: float | None = None) -> DagWalk:
-    """Walk every state of the game from which ``target`` can still be reached (see
-    :func:`.kernels.dag_walk`); a walk stopped by ``deadline`` (a ``time.perf_counter()`` value)
-    is not complete."""
-    eng = eng or Engine(pos.board, cards)
-    root = key_of(pos)
-    w = DagWalk(eng, root, target, dag_table_size(max_states))
-    ck0, ck1, cmeta = eng.buffers()[:3]
-    if eng.lower_bound(root) > target:
-        w.ctl[1] = 1
-        return w
-    seconds = None if deadline is None else deadline - time.perf_counter()
-    with interrupt.flag(seconds) as stop:
-        K.dag_walk(np.uint64(root[0]), np.uint64(root[1]), np.int64(root[2]), target, max_states, ck0, ck1, cmeta,
-                   eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc,
-                   w.k0, w.k1, w.tag, w.s, w.n, w.lo, w.hi, w.best, w.ctl, stop)
-    interrupt.check()
-    return w
-
-
-def dag_stats(pos: Position, cards: CardTable, target: int, max_nodes: int = 2_000_000):
-    """The random player's win chance, shortest and longest winning lines, from one :func:`dag_walk`.
-
-    Returns None when more than ``max_nodes`` states would be needed.  The chance is a float computed
-    by exact dynamic programming over the DAG (no sampling).
-    """
-    w = dag_walk(pos, cards, target, max_states=max_nodes)
-    if not w.complete:
-        return None
-    e = w.entry(w.root) or (0.0, None, None, None)
-    return {"random_win_chance": e[0], "states": w.states, "shortest_win": e[1], "longest_win": e[2]}

@@ -17,8 +17,8 @@ integers.
 ``cache``    keeps numba's disk cache in step with these sources
 
 Everything here takes and returns plain numpy arrays and integers; the
-Python layer (:mod:`fci_solver.bitboard.search`) owns parsing, validation and
-output.  No kernel is recursive (numba issue 6061: recursive cached functions
+Python layer (:mod:`fci_solver.bitboard`: ``engine``, ``search`` and the rest) owns
+parsing, validation and output.  No kernel is recursive (numba issue 6061: recursive cached functions
 fail to load from the cache), and the transposition table is open addressing
 over one numpy array (numba's typed Dict is far slower, issues 4364 and 4743).
 The search and everything it calls allocate nothing (scratch arrays come
