@@ -36,7 +36,7 @@ def main():
     args = ap.parse_args()
     cards = standard_cards()
     generate("six", "easy", 1, seed=0, cards=cards)  # compile outside the timing
-    print(f"| layout | tier | count | seed | seconds | deals graded | share accepted | seconds per puzzle | puzzles |")
+    print("| layout | tier | count | seed | seconds | deals graded | share accepted | seconds per puzzle | puzzles |")
     print("|---|---|---|---|---|---|---|---|---|")
     times = []
     for s in seeds(args.seeds):

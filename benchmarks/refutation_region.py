@@ -39,7 +39,6 @@ import argparse
 import itertools
 import random
 import time
-from collections import Counter
 
 import numpy as np
 from numba import njit

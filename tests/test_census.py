@@ -1,7 +1,6 @@
 """The census: resumable and loss-free, the same rows from every backend, and honest reports."""
 
 import json
-import os
 import random
 import signal
 import sqlite3
@@ -12,7 +11,7 @@ import time
 import pytest
 
 from fci_solver.cli import main
-from fci_solver.census.report import share, summarise, wilson
+from fci_solver.census.report import share, wilson
 from fci_solver.census.store import Store
 from fci_solver.position import Deal
 from fci_solver.search import solve

@@ -6,7 +6,6 @@ position the reference engine reached after that turn.
 """
 
 import shutil
-from pathlib import Path
 
 import pytest
 from selenium import webdriver

@@ -107,9 +107,9 @@ def plot_svg(summary: list[dict], rows: list[Row]) -> str:
     def sx(v):
         return x0 + (v - floor) / (1 - floor) * (x1 - x0)
 
-    body = [f'<text x="20" y="28" font-size="18" font-weight="bold">Share of deals that can end with 1 stack</text>',
-            f'<text x="20" y="46" font-size="12" fill="#555">bars: the share; whiskers: Wilson 95% interval, '
-            f'unresolved deals counted both ways</text>']
+    body = ['<text x="20" y="28" font-size="18" font-weight="bold">Share of deals that can end with 1 stack</text>',
+            '<text x="20" y="46" font-size="12" fill="#555">bars: the share; whiskers: Wilson 95% interval, '
+            'unresolved deals counted both ways</text>']
     for i, g in enumerate(summary):
         y = top + i * (bar_h + gap)
         s = g["reaches"]["1"]

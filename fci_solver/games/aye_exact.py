@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -25,7 +24,7 @@ import numpy as np
 from .. import interrupt
 from ..errors import FciError
 from ..bitboard.kernels import aye as K
-from .aye import FULL_HAND, KINDS, STARS, _counts
+from .aye import KINDS, STARS
 
 MAX_ORBITS = 60_000_000  # orbit states per layer, at most: about 1 GB of keys and weights per layer
 INT64 = (1 << 63) - 1

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from fractions import Fraction
 
 import click
@@ -170,7 +169,7 @@ def aye_analyse(players, hand, alpha, lead, win, win_memory, force, quiet, as_js
     if sec is None:
         click.echo("Guaranteed stars (a seat choosing first each pass): not computed for a hand this large.")
     if lead:
-        click.echo(f"The Alpha's lead (then its other cards at random, every other seat at random):")
+        click.echo("The Alpha's lead (then its other cards at random, every other seat at random):")
         for row in _lead_rows(res):
             click.echo(f"  {row['card']:<5} {row['expected']['fraction']} ({row['expected']['decimal']:.4f}) stars, {row['beats_average']['decimal']:+.4f} "
                        f"against leading at random{'  <- best' if row['best'] else ''}")
