@@ -43,7 +43,7 @@ class HintStopped(Interrupted):
 def hint(pos: Position, cards: CardTable, time_limit: float | None = None, engine: str = "bitboard",
          progress=None) -> Hint:
     """The best next turn from ``pos`` and the minimum result it keeps reachable.  Ctrl-C
-    (bitboard engine) raises :class:`HintStopped` with the best turn found by then."""
+    raises :class:`HintStopped` with the best turn found by then."""
     try:
         r = solve(pos, cards, engine=engine, time_limit=time_limit, progress=progress)
     except Stopped as e:

@@ -16,7 +16,7 @@ from .actions import Turn
 from .bound import lower_bound
 from .cards import CardTable, standard_cards
 from .position import Deal, Position, parse_sea
-from .result import SolveResult
+from .result import SolveResult, Stopped
 from . import interrupt, rules
 
 
@@ -111,13 +111,21 @@ class ReferenceSolver:
             line = self.principal_line(pos)
             low = value
         except TimeUp:
-            exact = False
-            value, line = self.best if self.best else self.play_out(pos)
-            low = max(lower_bound(pos, self.cards), beta - 1)
+            return self._unfinished(pos, beta, {})
+        except interrupt.Interrupted:
+            raise Stopped(self._unfinished(pos, beta, {"interrupted": True})) from None
         seconds = time.perf_counter() - self.t0
         return SolveResult(
             pos, value, low, [t for t, _ in line], [p for _, p in line], exact, self.states, seconds, "reference"
         )
+
+    def _unfinished(self, pos: Position, beta: int, extra: dict) -> SolveResult:
+        """What a solve stopped early (time limit, Ctrl-C) has: the best line met by then, and
+        the bound its last pass proved (every pass below ``beta`` failed)."""
+        value, line = self.best if self.best else self.play_out(pos)
+        low = max(lower_bound(pos, self.cards), beta - 1)
+        return SolveResult(pos, value, low, [t for t, _ in line], [p for _, p in line], value <= low, self.states,
+                           time.perf_counter() - self.t0, "reference", extra)
 
     def play_out(self, pos: Position) -> tuple[int, list]:
         """A real, if poor, complete line: always the first turn (used when time ran out before any end)."""

@@ -37,7 +37,7 @@ def solve(
     can: enough to answer "can it be won?", not necessarily exact.  ``jobs`` threads (bitboard
     engine) search the whole tree over one shared table, in alternate move orders (Lazy SMP): the
     same minimum, often much sooner on hard deals; the line may differ from one thread's.
-    Ctrl-C (bitboard engine) raises :class:`Stopped`, holding the best line found by then.
+    Ctrl-C raises :class:`Stopped`, holding the best line found by then.
     """
     cards = cards or standard_cards()
     if engine == "reference":

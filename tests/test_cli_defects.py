@@ -539,6 +539,27 @@ def test_ctrl_c_during_a_solve_keeps_the_best_line_found():
     assert len(p) == r.min_remaining and rules.is_over(p, cards)
 
 
+def test_ctrl_c_during_a_reference_solve_keeps_the_best_line_found():
+    # the reference engine printed only "interrupted" on Ctrl-C; it now stops as the fast one does
+    from fci_solver import rules
+    from fci_solver.reference import ReferenceSolver
+    from fci_solver.search import Stopped
+
+    pos = Deal.random("standard", 4).position(2, False, False)
+    try:
+        with pytest.raises(Stopped) as e:
+            ReferenceSolver(CARDS, progress=_ctrl_c_after(8)).solve(pos)
+    finally:
+        interrupt.resume()
+    r = e.value.result
+    assert r.extra["interrupted"] and r.engine == "reference" and not r.exact
+    assert 1 <= r.lower_bound < r.min_remaining < len(pos) and r.states >= 8 * 16
+    p = pos
+    for turn in r.line:
+        p = rules.play_turn(p, turn, CARDS)
+    assert len(p) == r.min_remaining and rules.is_over(p, CARDS)
+
+
 def test_ctrl_c_during_fci_solve_prints_the_best_line_and_exits_130():
     rc, text, err = ctrl_c_once(["solve", "--random", "--seed", "4", "--plain"], lambda err: "solve:" in err)
     assert rc == 130 and err.strip().endswith("fci: interrupted") and "Traceback" not in err
