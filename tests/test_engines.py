@@ -561,16 +561,17 @@ def test_a_discarded_top_never_ate_so_its_prey_stays():
     assert brute_minimum(p) == 2
 
 
-@pytest.mark.parametrize("n", [1, 7, 24, 25, 90, 700])
-def test_children_sort_is_stable_in_both_of_its_ways(n):
-    # the search orders children by bound with generation order among equals; up to 24 children
-    # are sorted by insertion, more by a merge sort that borrows the buffer's free space
+@pytest.mark.parametrize("n, top", [(1, 4), (7, 4), (24, 4), (25, 4), (90, 4), (700, 4), (3000, 4), (3000, 600_000)])
+def test_children_sort_is_stable_in_both_of_its_ways(n, top):
+    # the search orders children by bound (or, near-first, by a key up to about 2^20) with
+    # generation order among equals; up to 24 children are sorted by insertion, more by a merge
+    # sort of each key and its place in one word, using the buffer's free space
     import numpy as np
     from fci_solver.bitboard import kernels as K
 
     rng = np.random.default_rng(n)
     for start in (0, 3):
-        keys = rng.integers(0, 4, n)
+        keys = rng.integers(0, top, n)
         end = start + n
         cap = end + n
         key = np.zeros(cap, np.int64)
@@ -582,7 +583,7 @@ def test_children_sort_is_stable_in_both_of_its_ways(n):
         expected = sorted(range(n), key=lambda i: (keys[i], i))
         assert ck0[start:end].tolist() == expected
         assert ck1[start:end].tolist() == expected and cmeta[start:end].tolist() == expected
-        assert clb[start:end].tolist() == sorted(keys.tolist())
+        assert clb[start:end].tolist() == sorted(keys.tolist()) == key[start:end].tolist()
 
 
 @pytest.mark.parametrize("n", [1, 7, 30, 300])
