@@ -561,6 +561,39 @@ def test_a_discarded_top_never_ate_so_its_prey_stays():
     assert brute_minimum(p) == 2
 
 
+def test_the_near_first_spread_sums_each_top_s_distance_to_its_nearest_eater():
+    # the ordering's tie-break: for each top with an eater on top (a card 1-3 above it), the
+    # Manhattan distance to the nearest such eater, less one; checked on positions of random play
+    import random
+
+    import numpy as np
+    from fci_solver.bitboard import kernels as K
+    from fci_solver.position import Deal
+
+    def spread(p):
+        at = {s.card: s.cell for s in p.stacks}
+        total = 0
+        for t, (r, c) in at.items():
+            d = [abs(r - at[e][0]) + abs(c - at[e][1]) for e in (t + 1, t + 2, t + 3) if e in at]
+            total += min(d) - 1 if d else 0
+        return total
+
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(1, 31):
+        p = Deal.random("standard", seed).position(2, False, False)
+        eng = Engine(p.board, CARDS)
+        while True:
+            k = key_of(p)
+            assert K._spread(np.uint64(k[0]), np.uint64(k[1]), eng.cellrc, eng._wk) == spread(p)
+            checked += 1
+            nxt = list(rules.successors(p, CARDS).values())
+            if not nxt:
+                break
+            p = rng.choice(nxt)[1]
+    assert checked > 180
+
+
 @pytest.mark.parametrize("n, top", [(1, 4), (7, 4), (24, 4), (25, 4), (90, 4), (700, 4), (3000, 4), (3000, 600_000)])
 def test_children_sort_is_stable_in_both_of_its_ways(n, top):
     # the search orders children by bound (or, near-first, by a key up to about 2^20) with
