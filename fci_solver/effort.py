@@ -121,8 +121,10 @@ def option_effort(eng: Engine, cards: CardTable, key, minimum: int, budget: int)
 
 
 def _table_entries(budget: int) -> int:
-    """The power of two of at least ``SLOTS_PER_STATE`` slots a state of ``budget`` (2^10 at least)."""
-    return max(1 << 10, 1 << (SLOTS_PER_STATE * budget - 1).bit_length())
+    """The table of a search capped at ``budget`` states: the power of two of at least
+    ``SLOTS_PER_STATE`` slots a state (2^10 at least), at most the memory's (the kernel that
+    searches many options sizes each one's table by the same function)."""
+    return int(K.table_entries(SLOTS_PER_STATE, budget, max_table_entries(TABLE_MIB)))
 
 
 def decision_effort(eng: Engine, options: list, minimum: int, limit: int,
@@ -165,7 +167,7 @@ def _needs(eng: Engine, keys: np.ndarray, refuted: np.ndarray, minimum: int, bud
     n = keys.shape[0]
     needs = np.where(refuted, REFUTED, -1).astype(np.int64)
     least = np.array([budget], np.int64)  # shared by the threads; a stale read only searches a little further
-    rows = min(_table_entries(budget), max_table_entries(TABLE_MIB))
+    rows = _table_entries(budget)
     lock, searched = threading.Lock(), [0]
 
     def tell(k: int) -> None:
