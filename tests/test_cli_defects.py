@@ -449,7 +449,7 @@ def test_a_result_above_3_has_no_title_and_the_gator_is_named(capsys):
     assert "Minimum result: 2 (Accidental Matchmaker; a loss with target 1)" in r.output
     assert "pending: Gator (13)" in r.output and "caiman" not in r.output
     r = CliRunner().invoke(cli, ["solve", "--position", "-", "--json"], input="sea: none\nmargin: 0\n15 . 0 . 9 . 4 . 13\n")
-    assert json.loads(r.output)["rank"] is None
+    assert json.loads(r.stdout)["rank"] is None
 
 
 def test_grid_cells_never_run_together():

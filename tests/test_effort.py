@@ -151,7 +151,7 @@ def test_grade_quick_gives_the_tier_from_the_exact_effort_alone():
 
     r = CliRunner().invoke(cli, ["grade", "--random", "--seed", "8", "--quick", "--json"])
     assert r.exit_code == 0, r.output
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert (d["tier"], d["effort"], d["score"]) == ("easy", 17, 17)
     assert d["decisions"] == [] and d["bits"] is None and len(d["steps"]) == 14
 

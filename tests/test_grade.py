@@ -208,7 +208,7 @@ def test_generate_cli_json_and_svg(tmp_path):
     args = ["generate", "-d", "4-", "-l", str(lay), "-n", "1", "--seed", "5", "--json", "--svg", str(tmp_path / "svg")]
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 0, r.output
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert d["puzzles"][0]["effort_bounds"][0] >= 4
     assert len(d["svg"]) == 2
     for f in d["svg"]:
