@@ -500,7 +500,7 @@ def test_the_effort_line_reports_its_options_as_it_searches_them():
           progress=lambda done, best, unit, total: reports.append((unit, done, total)))
     first = [(done, total) for unit, done, total in reports
              if unit == "options searched for the effort of turn 1 (within 16 states)"]
-    # reported as the kernel calls end (5,000 states each): many times, up to every option
+    # reported as the kernel calls end (1,000 states each): many times, up to every option
     done = [d for d, _ in first]
     assert first[-1][0] == first[-1][1] > 10_000 and len(first) > 10 and done == sorted(set(done))
 

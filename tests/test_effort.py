@@ -61,7 +61,7 @@ def test_an_effort_is_exact_one_state_less_does_not_prove_it():
     assert option_effort(eng, CARDS, played, 1, e - 1) is None
 
 
-@pytest.mark.parametrize("chunk", [5000, 7])
+@pytest.mark.parametrize("chunk", [1000, 7])
 def test_the_options_searched_in_one_call_get_the_figures_of_one_search_each(monkeypatch, chunk):
     # the kernel runs the searches one after another, each on a zeroed table, and resumes one
     # that a call's chunk of states cut (a chunk of 7 cuts many, some of them several times):
@@ -71,7 +71,7 @@ def test_the_options_searched_in_one_call_get_the_figures_of_one_search_each(mon
 
     from fci_solver.bitboard import fresh
 
-    monkeypatch.setattr(fresh, "SHORT_CHUNK", chunk)
+    monkeypatch.setattr(fresh, "CHUNK", chunk)
     pos = Deal.random("eight", 3).position(2, True, True)
     eng = Engine(pos.board, CARDS).calibrated()
     options = sorted(eng.next_states(key_of(pos)))[:1500]

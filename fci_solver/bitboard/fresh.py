@@ -15,9 +15,13 @@ from .. import interrupt
 from ..errors import FciError
 from . import kernels as K
 from .engine import Engine
-from .search import SHORT_CHUNK, walk_arrays
+from .search import walk_arrays
 
 NOT_WITHIN, REFUTED = K.NOT_WITHIN, K.REFUTED
+# States per kernel call.  The main thread runs the call on one thread, and Ctrl-C is taken
+# between calls: a search state near the start of a deal can cost 60-100 us, so a call stays
+# within a tenth of a second, against a call's own cost of a few microseconds.
+CHUNK = 1000
 
 
 def fresh_needs(eng: Engine, keys: np.ndarray, need: np.ndarray, beta: int, budget: int, least: np.ndarray,
@@ -42,7 +46,7 @@ def fresh_needs(eng: Engine, keys: np.ndarray, need: np.ndarray, beta: int, budg
         if deadline is not None and time.perf_counter() > deadline:
             raise TimeoutError
         ctl[2] = 0
-        ctl[4] = SHORT_CHUNK
+        ctl[4] = CHUNK
         j = K.effort_each(k0, k1, meta, need, i, beta, budget, least, slots, tbuf, fr, ck0, ck1, cmeta, clb, cgrp,
                           eng.ab, eng.prey, eng.mid, eng.reach, eng.bydist, eng.dstart, eng.maxd, eng.cmask,
                           eng.cellrc, ctl, inc, eng.work)
