@@ -12,10 +12,9 @@ import time
 import numpy as np
 
 from .. import interrupt
-from ..errors import FciError
 from . import kernels as K
 from .engine import Engine
-from .search import walk_arrays
+from .search import check_overflow, walk_arrays
 
 NOT_WITHIN, REFUTED = K.NOT_WITHIN, K.REFUTED
 # States per kernel call.  The main thread runs the call on one thread, and Ctrl-C is taken
@@ -51,8 +50,7 @@ def fresh_needs(eng: Engine, keys: np.ndarray, need: np.ndarray, beta: int, budg
                           eng.ab, eng.prey, eng.mid, eng.reach, eng.bydist, eng.dstart, eng.maxd, eng.cmask,
                           eng.cellrc, ctl, inc, eng.work)
         spent += int(ctl[2])
-        if ctl[1] == 3:
-            raise FciError("the child buffer overflowed (a node with too many turns)")
+        check_overflow(int(ctl[1]))
         if report and j > i:
             report(j - i)
         i = j

@@ -98,6 +98,12 @@ def max_table_entries(memory_mib: int) -> int:
     return 1 << (entries.bit_length() - 1)
 
 
+def check_overflow(status: int) -> None:
+    """After a search kernel's call: status 3 is a child buffer overflow, an error."""
+    if status == 3:
+        raise FciError("the child buffer overflowed (a node with too many turns)")
+
+
 def walk_arrays():
     """The frames, control words and incumbent path of one kernel search, zeroed."""
     return (np.zeros((K.MAXD, K.FRAME_FIELDS), np.int64), np.zeros(K.CTL_FIELDS, np.int64),
@@ -284,8 +290,7 @@ class BitboardSolver:
         interrupt.check()
         self.states += done
         self.used += used
-        if status == 3:
-            raise FciError("the child buffer overflowed (a node with too many turns)")
+        check_overflow(status)
 
     def stopped(self, deadline: float | None) -> bool:
         """Whether ``deadline`` has passed or :attr:`cancel` is set."""
