@@ -138,127 +138,180 @@ def generate(layout: str | Layout, difficulty: str, count: int, seed: int, cards
     spread = min(SPREAD, n) if spread is None else spread
     if not 1 <= spread <= n:
         raise FciError(f"--spread must be between 1 and the {n} cells of layout {layout.name!r}, got {spread}")
-    space = comb(N_CARDS, n) * factorial(n)
-    rng = random.Random(seed)
-    seen: dict[tuple[int, ...], Grade] = {}
-    found: list[Puzzle] = []
-    tried = 0
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    setup = _Setup(layout, cards, margin, shark, whale, target, grade_states)
+    climb = _Climb(setup, band, count, seed, max_candidates, spread, time_limit, progress, jobs)
+    try:
+        found = climb.run()
+        if not full_grade:
+            return found  # each with the grade that proved its tier
+        return climb.full_grades(found)
+    except interrupt.Interrupted:
+        if climb.found:
+            raise Stopped(list(climb.found)) from None
+        raise
+    finally:
+        climb.close()
 
-    def out_of_time() -> bool:
-        return deadline is not None and time.perf_counter() > deadline
 
-    pool = ThreadPoolExecutor(jobs) if jobs > 1 else None
-    ahead: dict = {}  # deal -> future of its grade, started on a guess
+@dataclass(frozen=True)
+class _Setup:
+    """What every candidate of a run shares: the layout, the rules and what a grade is asked."""
 
-    def grade_of(c: tuple[int, ...]) -> Grade:
-        pos = Deal(layout, c).position(margin, shark, whale)
+    layout: Layout
+    cards: CardTable
+    margin: int
+    shark: bool
+    whale: bool
+    target: int
+    grade_states: int | None
+
+    def position(self, c: tuple[int, ...]):
+        return Deal(self.layout, c).position(self.margin, self.shark, self.whale)
+
+
+class _Climb:
+    """One run of the generator: the deals graded so far, the puzzles found, the grades started on
+    a guess.  Everything random draws from ``rng``, so a seed fixes the run."""
+
+    def __init__(self, setup: _Setup, band: Band, count: int, seed: int, max_candidates: int, spread: int,
+                 time_limit: float | None, progress, jobs: int):
+        self.setup, self.band, self.count, self.spread, self.progress = setup, band, count, spread, progress
+        self.max_candidates, self.time_limit = max_candidates, time_limit
+        n = len(setup.layout)
+        self.space = comb(N_CARDS, n) * factorial(n)
+        self.rng = random.Random(seed)
+        self.seen: dict[tuple[int, ...], Grade] = {}
+        self.found: list[Puzzle] = []
+        self.tried = 0
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.jobs = jobs
+        self.pool = ThreadPoolExecutor(jobs) if jobs > 1 else None
+        self.ahead: dict = {}  # deal -> future of its grade, started on a guess
+        self.eng = Engine(Deal(setup.layout, tuple(range(n))).board(setup.margin), setup.cards)
+        self.turns: dict[tuple[int, ...], int] = {}
+
+    def close(self) -> None:
+        if self.pool is not None:
+            interrupt.leave(self.pool, cancel=True)  # the grades started on a guess are not wanted
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
+    def exhausted(self) -> bool:
+        """No more deals may be graded: the candidates, the deals there are, or the time ran out."""
+        return self.tried >= self.max_candidates or len(self.seen) >= self.space or self.out_of_time()
+
+    def grade_of(self, c: tuple[int, ...]) -> Grade:
+        s = self.setup
         # a grade the deadline cuts short is never used: the loop stops before it looks at it
-        left = None if deadline is None else max(0.01, deadline - time.perf_counter())
-        return grade(pos, cards, target, tier_only=True, state_limit=grade_states, stop_band=band, time_limit=left)
+        left = None if self.deadline is None else max(0.01, self.deadline - time.perf_counter())
+        return grade(s.position(c), s.cards, s.target, tier_only=True, state_limit=s.grade_states,
+                     stop_band=self.band, time_limit=left)
 
-    eng = Engine(Deal(layout, tuple(range(n))).board(margin), cards)
-    turns: dict[tuple[int, ...], int] = {}
+    def first_turns(self, c: tuple[int, ...]) -> int:
+        if c not in self.turns:
+            self.turns[c] = len(self.eng.next_states(key_of(self.setup.position(c))))
+        return self.turns[c]
 
-    def first_turns(c: tuple[int, ...]) -> int:
-        if c not in turns:
-            turns[c] = len(eng.next_states(key_of(Deal(layout, c).position(margin, shark, whale))))
-        return turns[c]
-
-    def pick(options: list, direction: int) -> tuple[int, ...]:
+    def pick(self, options: list, direction: int) -> tuple[int, ...]:
         """The most promising of a few drawn deals, judged by a count that costs a millisecond:
         deals with few first turns are the hard ones (a hard standard deal has 50-110, an easy one
         200-600), so a climb upwards takes the fewest and one downwards the most."""
-        unseen = [c for c in options if c not in seen] or options
+        unseen = [c for c in options if c not in self.seen] or options
         if direction == 0:
             return unseen[0]
         # but the climb must not sink into deals where hardly anything can eat
-        enough = [c for c in unseen if first_turns(c) >= FEWEST] or unseen
-        return min(enough, key=lambda c: direction * first_turns(c))
+        enough = [c for c in unseen if self.first_turns(c) >= FEWEST] or unseen
+        return min(enough, key=lambda c: direction * self.first_turns(c))
 
-    def propose(base: tuple[int, ...], g: Grade, r: random.Random) -> tuple[int, ...]:
-        return pick([_neighbour(base, r) for _ in range(PROPOSALS)], _direction(g, band))
+    def propose(self, base: tuple[int, ...], g: Grade, r: random.Random) -> tuple[int, ...]:
+        return self.pick([_neighbour(base, r) for _ in range(PROPOSALS)], _direction(g, self.band))
 
-    def guess(base: tuple[int, ...], g: Grade) -> None:
+    def fresh(self) -> tuple[int, ...]:
+        n = len(self.setup.layout)
+        return self.pick([tuple(self.rng.sample(range(N_CARDS), n)) for _ in range(PROPOSALS)],
+                         1 if self.band.lo > 0 else 0)
+
+    def guess(self, base: tuple[int, ...], g: Grade) -> None:
         """Start grading the neighbour of ``base`` that the climb's random stream draws next."""
-        if pool is None or any(not f.done() for f in ahead.values()):
+        if self.pool is None or any(not f.done() for f in self.ahead.values()):
             return
         twin = random.Random()
-        twin.setstate(rng.getstate())
-        c = propose(base, g, twin)
-        if c not in seen and c not in ahead:
-            ahead[c] = pool.submit(grade_of, c)
+        twin.setstate(self.rng.getstate())
+        c = self.propose(base, g, twin)
+        if c not in self.seen and c not in self.ahead:
+            self.ahead[c] = self.pool.submit(self.grade_of, c)
 
-    def full(p: Puzzle) -> Puzzle:
-        g = grade(p.deal.position(margin, shark, whale), cards, target, state_limit=grade_states,
-                  jobs=max(1, jobs // len(found)))
-        return Puzzle(p.deal, g if band.holds(g) else p.grade, p.candidates)
-
-    def rate(c: tuple[int, ...], base: tuple[int, ...] | None = None, gbase: Grade | None = None) -> Grade:
+    def rate(self, c: tuple[int, ...], base: tuple[int, ...] | None = None, gbase: Grade | None = None) -> Grade:
         """Grade ``c``; ``base`` (graded ``gbase``) is the deal the climb changes next if ``c`` is not kept."""
-        nonlocal tried
-        if c in seen:
-            return seen[c]
-        tried += 1
-        fut = ahead.pop(c, None)
+        if c in self.seen:
+            return self.seen[c]
+        self.tried += 1
+        fut = self.ahead.pop(c, None)
         if base is not None:
-            guess(base, gbase)
-        g = fut.result() if fut is not None else grade_of(c)
-        seen[c] = g
-        if progress:
-            progress(tried, f"{len(found)}/{count} found")
+            self.guess(base, gbase)
+        g = fut.result() if fut is not None else self.grade_of(c)
+        self.seen[c] = g
+        if self.progress:
+            self.progress(self.tried, f"{len(self.found)}/{self.count} found")
         return g
 
-    def fresh() -> tuple[int, ...]:
-        return pick([tuple(rng.sample(range(N_CARDS), n)) for _ in range(PROPOSALS)], 1 if band.lo > 0 else 0)
-
-    try:
-        cur = None
-        while len(found) < count:
-            if tried >= max_candidates or len(seen) >= space or out_of_time():
-                break
+    def run(self) -> list[Puzzle]:
+        """Climb until ``count`` puzzles are found; :class:`FciError` when the budget runs out first."""
+        cur = g = None
+        while len(self.found) < self.count and not self.exhausted():
             if cur is None:
-                cur = fresh()
-                g = rate(cur)
-            stall = 0
-            while stall < STALL and tried < max_candidates and len(seen) < space and not out_of_time():
-                if band.holds(g) and all(_apart(cur, p.deal.cards) >= spread for p in found):
-                    found.append(Puzzle(Deal(layout, cur), g, tried))
-                    # the next puzzle is sought next to this one: a deal of the tier is
-                    # surrounded by deals near it, where a fresh random deal is mostly easy
-                    break
-                nxt = propose(cur, g, rng)
-                if nxt in seen:
-                    stall += 1
-                    continue
-                ng = rate(nxt, cur, g)
-                now, then = _guide(ng, band), _guide(g, band)
-                if now <= then:
-                    cur, g = nxt, ng
-                stall = 0 if now < then else stall + 1
-            else:
-                cur = None  # stalled: start again from a fresh deal
-        if len(found) < count:
-            where = f"layout {layout.name!r}"
-            if len(seen) >= space:
-                raise FciError(f"{where} has only {plural(len(found), band.name + ' deal')} among all {space:,} "
-                               f"(every one graded); {count} asked")
-            got = f"; found: {'; '.join(str(p.deal) for p in found)}" if found else ""
-            proven = [g.score if g.score is not None else g.score_range[0] for g in seen.values()
-                      if g.score is not None or g.score_range is not None]
-            span = f" (the deals graded had effort {min(proven):,.0f} to {max(proven):,.0f})" if proven else ""
-            spent = f" in {time_limit:g} s" if out_of_time() else ""
-            limit = "--time-limit" if spent else "--max-candidates"
-            raise FciError(f"found {len(found)} of {count} {band.name} puzzles ({band.text()}) on {where} after grading "
-                           f"{plural(tried, 'deal')}{spent}{span}: the band may not occur there within this budget; "
-                           f"raise {limit} or ask for another{got}")
-        if not full_grade:
-            return found  # each with the grade that proved its tier
-        return list(pool.map(full, found)) if pool is not None else [full(p) for p in found]
-    except interrupt.Interrupted:
-        if found:
-            raise Stopped(list(found)) from None
-        raise
-    finally:
-        if pool is not None:
-            interrupt.leave(pool, cancel=True)  # the grades started on a guess are not wanted
+                cur = self.fresh()
+                g = self.rate(cur)
+            cur, g = self._climb(cur, g)
+        if len(self.found) < self.count:
+            raise self._shortfall()
+        return self.found
+
+    def _climb(self, cur: tuple[int, ...], g: Grade):
+        """Climb from ``cur`` (graded ``g``) until it finds a puzzle (returned, to go on from it:
+        a deal of the tier is surrounded by deals near it, where a fresh random deal is mostly
+        easy) or stalls (``None``: start again from a fresh deal)."""
+        band = self.band
+        stall = 0
+        while stall < STALL and not self.exhausted():
+            if band.holds(g) and all(_apart(cur, p.deal.cards) >= self.spread for p in self.found):
+                self.found.append(Puzzle(Deal(self.setup.layout, cur), g, self.tried))
+                return cur, g
+            nxt = self.propose(cur, g, self.rng)
+            if nxt in self.seen:
+                stall += 1
+                continue
+            ng = self.rate(nxt, cur, g)
+            now, then = _guide(ng, band), _guide(g, band)
+            if now <= then:
+                cur, g = nxt, ng
+            stall = 0 if now < then else stall + 1
+        return (None, None) if stall >= STALL else (cur, g)
+
+    def _shortfall(self) -> FciError:
+        band, found, count = self.band, self.found, self.count
+        where = f"layout {self.setup.layout.name!r}"
+        if len(self.seen) >= self.space:
+            return FciError(f"{where} has only {plural(len(found), band.name + ' deal')} among all {self.space:,} "
+                            f"(every one graded); {count} asked")
+        got = f"; found: {'; '.join(str(p.deal) for p in found)}" if found else ""
+        proven = [g.score if g.score is not None else g.score_range[0] for g in self.seen.values()
+                  if g.score is not None or g.score_range is not None]
+        span = f" (the deals graded had effort {min(proven):,.0f} to {max(proven):,.0f})" if proven else ""
+        spent = f" in {self.time_limit:g} s" if self.out_of_time() else ""
+        limit = "--time-limit" if spent else "--max-candidates"
+        return FciError(f"found {len(found)} of {count} {band.name} puzzles ({band.text()}) on {where} after grading "
+                        f"{plural(self.tried, 'deal')}{spent}{span}: the band may not occur there within this budget; "
+                        f"raise {limit} or ask for another{got}")
+
+    def full_grades(self, found: list[Puzzle]) -> list[Puzzle]:
+        """The puzzles graded again for every fact (each keeps the grade that proved its tier if a
+        full grade, cut by ``grade_states``, no longer shows it)."""
+        s, band, jobs = self.setup, self.band, max(1, self.jobs // len(found))
+
+        def full(p: Puzzle) -> Puzzle:
+            g = grade(s.position(p.deal.cards), s.cards, s.target, state_limit=s.grade_states, jobs=jobs)
+            return Puzzle(p.deal, g if band.holds(g) else p.grade, p.candidates)
+
+        return list(self.pool.map(full, found)) if self.pool is not None else [full(p) for p in found]
