@@ -144,71 +144,11 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
     solver = solver or BitboardSolver(cards, memory=memory)
     keys = solution_keys(solver, eng, pos, minimum)
     turns, after = keys_to_line(pos, keys, cards)
-    full = [key_of(pos)] + [key_of(p) for p in after]
     if not turns:
         return Profile(minimum, (), 0, time.perf_counter() - t0)
-
-    tallies, items = [], []
-    for i, key in enumerate(full[:-1]):
-        kids = sorted(eng.next_states(key))
-        t = _Tally(len(kids))
-        tallies.append(t)
-        for ch in kids:
-            if ch == full[i + 1]:
-                t.good += 1  # the solution line keeps the minimum
-            elif eng.lower_bound(ch) > minimum:
-                t.bad += 1
-            else:
-                items.append((i, ch))
-
+    tallies, items = _decisions([key_of(pos)] + [key_of(p) for p in after], eng, minimum)
     start_states = solver.states
-    lock = threading.Lock()
-    # set when Ctrl-C stopped the profile: a thread left running (the pool does not wait for it)
-    # neither counts nor reports again, even once the caller has taken the Ctrl-C and goes on
-    halt = threading.Event()
-    total = len(items)
-    settled = 0
-
-    def run(todo: list, eng: Engine, solver: BitboardSolver, limit: int | None) -> list:
-        """Rounds over ``todo`` with growing budgets; returns what is still unsettled."""
-        nonlocal settled
-        spent0 = solver.states
-        # Rounds cost more states in all (each search starts again from its next position), but
-        # when the work may stop early they settle the cheap positions first: without a limit,
-        # one search each is cheapest (seeded deal 1: 14.6M states against 19.8M).
-        limited = limit is not None or deadline is not None
-        for share in ROUNDS if limited else (None,):
-            left = []
-            # one more settled option narrows a decision's bits by about 1 / (keeping found so far):
-            # the narrow decisions first, where each search buys the most
-            todo.sort(key=lambda item: (tallies[item[0]].good, -item[0]))
-            for i, ch in todo:
-                interrupt.check()
-                if halt.is_set():
-                    return todo
-                room = None if limit is None else limit - (solver.states - spent0)
-                if (deadline is not None and time.perf_counter() > deadline) or (room is not None and room <= 0):
-                    left.append((i, ch))
-                    continue
-                cap = share if room is None else (room if share is None else min(share, room))
-                v = solver.value(eng, ch, minimum + 1, deadline, cap, near_first)
-                if v is None:
-                    left.append((i, ch))
-                    continue
-                with lock:
-                    if halt.is_set():
-                        return todo
-                    if v <= minimum:
-                        tallies[i].good += 1
-                    else:
-                        tallies[i].bad += 1
-                    settled += 1
-                    if progress:
-                        progress(settled, total)
-            todo = left
-            if not todo:
-                break
-        return todo
+    settler = _Settler(tallies, len(items), minimum, deadline, progress, near_first)
 
     def settled_profile() -> Profile:
         human = line_to_human(pos, turns, after)
@@ -218,26 +158,116 @@ def profile(pos: Position, cards: CardTable, minimum: int, *, solver: BitboardSo
 
     try:
         if jobs > 1 and len(items) > 1:
-            # the threads share one table: what one proves, the other finds (seeded deal 1: 24.3M
-            # states on two threads with a table each, about as many as one thread alone with one)
-            limit = None if state_limit is None else state_limit // jobs
-            helpers = solver.helpers(jobs)
-            for h in helpers:
-                h.cancel = halt  # a search under way stops at its next chunk
-            engines = [Engine(pos.board, cards) for _ in range(jobs)]
-            try:
-                with interrupt.pool(jobs) as pool:
-                    list(pool.map(lambda j: run(items[j::jobs], engines[j], helpers[j], limit), range(jobs)))
-            finally:
-                solver.unshare(helpers)
+            settler.on_threads(items, jobs, solver, lambda: Engine(pos.board, cards), state_limit)
         else:
-            run(items, eng, solver, state_limit)
+            settler.run(items, eng, solver, state_limit)
     except interrupt.Interrupted:
-        with lock:
-            halt.set()
+        settler.halt()
         # every count settled so far is a fact: the decisions keep them as bounds
         raise Stopped(settled_profile()) from None
     return settled_profile()
+
+
+def _decisions(line: list, eng: Engine, minimum: int) -> tuple[list[_Tally], list]:
+    """A tally for each position of ``line`` but the last, and the next positions still to settle
+    as (decision, key): the line's own next position keeps the minimum, and one whose bound is
+    above it does not."""
+    tallies, items = [], []
+    for i, key in enumerate(line[:-1]):
+        kids = sorted(eng.next_states(key))
+        t = _Tally(len(kids))
+        tallies.append(t)
+        for ch in kids:
+            if ch == line[i + 1]:
+                t.good += 1
+            elif eng.lower_bound(ch) > minimum:
+                t.bad += 1
+            else:
+                items.append((i, ch))
+    return tallies, items
+
+
+class _Settler:
+    """Settles next positions into their decisions' tallies, on one thread or several."""
+
+    def __init__(self, tallies: list[_Tally], total: int, minimum: int, deadline: float | None, progress,
+                 near_first: bool):
+        self.tallies, self.total, self.minimum = tallies, total, minimum
+        self.deadline, self.progress, self.near_first = deadline, progress, near_first
+        self.settled = 0
+        self.lock = threading.Lock()
+        # set when Ctrl-C stopped the profile: a thread left running (the pool does not wait for it)
+        # neither counts nor reports again, even once the caller has taken the Ctrl-C and goes on
+        self.halted = threading.Event()
+
+    def halt(self) -> None:
+        with self.lock:
+            self.halted.set()
+
+    def on_threads(self, items: list, jobs: int, solver: BitboardSolver, new_engine, state_limit: int | None) -> None:
+        """``items`` shared out over ``jobs`` threads, each with its own engine and a helper of
+        ``solver``.  The threads share one table: what one proves, the other finds (seeded deal 1:
+        24.3M states on two threads with a table each, about as many as one thread alone with one)."""
+        limit = None if state_limit is None else state_limit // jobs
+        helpers = solver.helpers(jobs)
+        for h in helpers:
+            h.cancel = self.halted  # a search under way stops at its next chunk
+        engines = [new_engine() for _ in range(jobs)]
+        try:
+            with interrupt.pool(jobs) as pool:
+                list(pool.map(lambda j: self.run(items[j::jobs], engines[j], helpers[j], limit), range(jobs)))
+        finally:
+            solver.unshare(helpers)
+
+    def run(self, todo: list, eng: Engine, solver: BitboardSolver, limit: int | None) -> list:
+        """Rounds over ``todo`` with growing budgets; returns what is still unsettled."""
+        spent0 = solver.states
+        # Rounds cost more states in all (each search starts again from its next position), but
+        # when the work may stop early they settle the cheap positions first: without a limit,
+        # one search each is cheapest (seeded deal 1: 14.6M states against 19.8M).
+        limited = limit is not None or self.deadline is not None
+        for share in ROUNDS if limited else (None,):
+            # one more settled option narrows a decision's bits by about 1 / (keeping found so far):
+            # the narrow decisions first, where each search buys the most
+            todo.sort(key=lambda item: (self.tallies[item[0]].good, -item[0]))
+            todo = self._round(todo, share, eng, solver, None if limit is None else limit + spent0)
+            if not todo or self.halted.is_set():
+                break
+        return todo
+
+    def _round(self, todo: list, share: int | None, eng: Engine, solver: BitboardSolver, until: int | None) -> list:
+        """One search of at most ``share`` states for each of ``todo`` (none once the solver's
+        count reaches ``until`` or the deadline passes); returns those left unsettled."""
+        left = []
+        for k, (i, ch) in enumerate(todo):
+            interrupt.check()
+            if self.halted.is_set():
+                return todo[k:] + left
+            room = None if until is None else until - solver.states
+            if (self.deadline is not None and time.perf_counter() > self.deadline) or (room is not None and room <= 0):
+                left.append((i, ch))
+                continue
+            cap = share if room is None else (room if share is None else min(share, room))
+            v = solver.value(eng, ch, self.minimum + 1, self.deadline, cap, self.near_first)
+            if v is None:
+                left.append((i, ch))
+            elif not self._count(i, v <= self.minimum):
+                return todo[k:] + left
+        return left
+
+    def _count(self, i: int, keeps: bool) -> bool:
+        """Count a settled next position of decision ``i``; False (and nothing counted) once halted."""
+        with self.lock:
+            if self.halted.is_set():
+                return False
+            if keeps:
+                self.tallies[i].good += 1
+            else:
+                self.tallies[i].bad += 1
+            self.settled += 1
+            if self.progress:
+                self.progress(self.settled, self.total)
+        return True
 
 
 def profile_table(p: Profile, all_rows: bool = True) -> list[str]:
