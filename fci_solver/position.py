@@ -380,49 +380,11 @@ def parse_position_text(text: str, where: str = "position") -> Position:
             return Position.from_dict(json.loads(stripped))
         except json.JSONDecodeError as e:
             raise FciError(f"{where}: not valid JSON ({e.msg} at line {e.lineno})") from None
-    shark = whale = True
-    pending = None
-    margin = DEFAULT_MARGIN
-    full = None
-    rows: list[list[str]] = []
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        m = re.fullmatch(r"board\s*:\s*(\d+)\s*x\s*(\d+)\s+margin\s+(\d+)", line, re.I)
-        if m:
-            full = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
-            continue
-        m = re.fullmatch(r"(sea|pending|margin)\s*:\s*(.*)", line, re.I)
-        if m:
-            key, val = m.group(1).lower(), m.group(2).strip().lower()
-            if key == "sea":
-                words = set(val.replace(",", " ").split())
-                if words - {"shark", "whale", "none", "both"}:
-                    raise FciError(f"{where}: line {lineno}: sea lists shark, whale, both or none")
-                shark = "shark" in words or "both" in words
-                whale = "whale" in words or "both" in words
-            elif key == "pending":
-                pending = None if val in ("none", "-", "") else val
-            else:
-                if not re.fullmatch(r"\d+", val):
-                    raise FciError(f"{where}: line {lineno}: margin must be a whole number >= 0")
-                margin = int(val)
-            continue
-        rows.append(line.split())
+    head = _Header()
+    rows = [line.split() for line in head.read(text, where)]
     if not rows:
         raise FciError(f"{where}: no grid rows")
-    width = max(len(r) for r in rows)
-    off = 0
-    if full is not None:
-        board = Board(*full)
-        if board.height < 1 or board.width < 1:
-            raise FciError(f"{where}: board sizes must be positive")
-        if len(rows) != board.n_rows or any(len(r) != board.n_cols for r in rows):
-            raise FciError(f"{where}: the board header says {board.n_rows} rows of {board.n_cols} cells (margin included), the grid differs")
-        off = board.margin
-    else:
-        board = Board(len(rows), width, margin)
+    board, off = head.board(rows, where)
     stacks = []
     for r, row in enumerate(rows):
         for c, tok in enumerate(row):
@@ -433,9 +395,63 @@ def parse_position_text(text: str, where: str = "position") -> Position:
                 raise FciError(f"{where}: grid row {r + 1} has {tok!r}; use '.', a card like 7, or a stack like 7:3")
             stacks.append(((r - off, c - off), int(m.group(1)), int(m.group(2) or 1)))
     try:
-        return Position.build(board, stacks, shark, whale, pending)
+        return Position.build(board, stacks, head.shark, head.whale, head.pending)
     except FciError as e:
         raise FciError(f"{where}: {e}") from None
+
+
+class _Header:
+    """The header lines of a typed position, as they are read (defaults: both sea animals, nothing
+    pending, the default margin, the grid without its margin)."""
+
+    def __init__(self):
+        self.shark = self.whale = True
+        self.pending = None
+        self.margin = DEFAULT_MARGIN
+        self.full = None  # (height, width, margin) of a grid that is the whole board
+
+    def read(self, text: str, where: str) -> list[str]:
+        """Take the header lines of ``text``; returns its grid lines (comments and blanks dropped)."""
+        grid = []
+        for lineno, raw in enumerate(text.splitlines(), 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            m = re.fullmatch(r"board\s*:\s*(\d+)\s*x\s*(\d+)\s+margin\s+(\d+)", line, re.I)
+            if m:
+                self.full = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+                continue
+            m = re.fullmatch(r"(sea|pending|margin)\s*:\s*(.*)", line, re.I)
+            if m:
+                self._field(m.group(1).lower(), m.group(2).strip().lower(), f"{where}: line {lineno}")
+            else:
+                grid.append(line)
+        return grid
+
+    def _field(self, key: str, val: str, where: str) -> None:
+        if key == "sea":
+            words = set(val.replace(",", " ").split())
+            if words - {"shark", "whale", "none", "both"}:
+                raise FciError(f"{where}: sea lists shark, whale, both or none")
+            self.shark = "shark" in words or "both" in words
+            self.whale = "whale" in words or "both" in words
+        elif key == "pending":
+            self.pending = None if val in ("none", "-", "") else val
+        else:
+            if not re.fullmatch(r"\d+", val):
+                raise FciError(f"{where}: margin must be a whole number >= 0")
+            self.margin = int(val)
+
+    def board(self, rows: list[list[str]], where: str) -> tuple[Board, int]:
+        """The board the grid ``rows`` lie on, and the offset of the grid's top-left cell."""
+        if self.full is None:
+            return Board(len(rows), max(len(r) for r in rows), self.margin), 0
+        board = Board(*self.full)
+        if board.height < 1 or board.width < 1:
+            raise FciError(f"{where}: board sizes must be positive")
+        if len(rows) != board.n_rows or any(len(r) != board.n_cols for r in rows):
+            raise FciError(f"{where}: the board header says {board.n_rows} rows of {board.n_cols} cells (margin included), the grid differs")
+        return board, board.margin
 
 
 def position_text(pos: Position) -> str:
