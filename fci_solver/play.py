@@ -235,58 +235,72 @@ class Session:
             if cmd in ("quit", "q", "exit"):
                 self.out(f"Stopped with {len(self.pos)} stacks.")
                 return len(self.pos)
-            if cmd in ("help", "?"):
-                self.out(HELP)
-            elif cmd in ("board", "b"):
-                self.show()
-            elif cmd in ("undo", "u"):
-                if self.turns:
-                    self.redo_stack.append(self.turns.pop())
-                    self.history.pop()
-                    self.out("Undone.")
-                    self.show()
-                else:
-                    self.out("Nothing to undo.")
-            elif cmd in ("redo", "r"):
-                if self.redo_stack:
-                    self._play(self.redo_stack.pop())
-                    self.out("Redone.")
-                    self.show()
-                else:
-                    self.out("Nothing to redo.")
-            elif cmd == "save":
-                if not arg.strip():
-                    self.out("save FILE: name the file to save the game to.")
-                    continue
-                try:
-                    self.save(arg.strip())
-                except FciError as e:
-                    self.out(str(e))
-            elif cmd in ("moves", "m", "list"):
-                card = arg.strip()
-                if card and not card.isdigit():
-                    self.out("moves CARD: give an animal's number, e.g. moves 7")
-                    continue
-                for text in self.grouped_moves(int(card) if card else None):
-                    self.out(f"  {text}")
-            elif cmd in ("hint", "h"):
-                self.hint()
-            else:
-                try:
-                    turn = self.read_turn(line, it)
-                except FciError as e:
-                    self.out(f"Illegal: {e}")
-                    continue
-                if turn is None:
-                    self.out("Turn abandoned.")
-                    continue
-                self._play(turn)
-                self.redo_stack.clear()
-                self.show()
+            self._command(cmd, arg.strip(), line, it)
         n = len(self.pos)
         verdict = "you win" if n <= self.target else "you lose"
         self.out(f"Game over: {n} stack{'s' if n != 1 else ''} left - {rank_name(n)} ({verdict}, target {self.target}).")
         return n
+
+    def _command(self, cmd: str, arg: str, line: str, it) -> None:
+        """Carry out one line of the player's other than 'quit': a command, or else a turn."""
+        simple = {"help": lambda: self.out(HELP), "?": lambda: self.out(HELP), "board": self.show, "b": self.show,
+                  "undo": self._undo, "u": self._undo, "redo": self._redo, "r": self._redo,
+                  "hint": self.hint, "h": self.hint}
+        if cmd in simple:
+            simple[cmd]()
+        elif cmd == "save":
+            self._save(arg)
+        elif cmd in ("moves", "m", "list"):
+            self._moves(arg)
+        else:
+            self._turn(line, it)
+
+    def _undo(self) -> None:
+        if not self.turns:
+            self.out("Nothing to undo.")
+            return
+        self.redo_stack.append(self.turns.pop())
+        self.history.pop()
+        self.out("Undone.")
+        self.show()
+
+    def _redo(self) -> None:
+        if not self.redo_stack:
+            self.out("Nothing to redo.")
+            return
+        self._play(self.redo_stack.pop())
+        self.out("Redone.")
+        self.show()
+
+    def _save(self, path: str) -> None:
+        if not path:
+            self.out("save FILE: name the file to save the game to.")
+            return
+        try:
+            self.save(path)
+        except FciError as e:
+            self.out(str(e))
+
+    def _moves(self, card: str) -> None:
+        if card and not card.isdigit():
+            self.out("moves CARD: give an animal's number, e.g. moves 7")
+            return
+        for text in self.grouped_moves(int(card) if card else None):
+            self.out(f"  {text}")
+
+    def _turn(self, line: str, it) -> None:
+        """A turn typed by the player (its steps may ask for more lines from ``it``), played if legal."""
+        try:
+            turn = self.read_turn(line, it)
+        except FciError as e:
+            self.out(f"Illegal: {e}")
+            return
+        if turn is None:
+            self.out("Turn abandoned.")
+            return
+        self._play(turn)
+        self.redo_stack.clear()
+        self.show()
 
 
 class TerminalInput:
