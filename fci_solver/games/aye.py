@@ -60,6 +60,44 @@ def _stars(cards) -> int:
     return sum(STARS[k] for k in cards)
 
 
+def _choices(avail: list, stacks: dict, centre_left: tuple, policy: str) -> list:
+    """The prey an eater may take from ``avail``: the greedy eater's one (most stars; a seat's
+    before the centre's, the lowest seat first), or under ``all`` each distinct one (centre cards
+    of one kind are interchangeable)."""
+    if policy == "all":
+        seen, out = set(), []
+        for src in avail:
+            key = src if src[0] == "seat" else ("centre", centre_left[src[1]])
+            if key not in seen:
+                seen.add(key)
+                out.append(src)
+        return out
+
+    def value(src):
+        return _stars(stacks[src[1]]) if src[0] == "seat" else STARS[centre_left[src[1]]]
+    return [max(avail, key=lambda src: (value(src), src[0] == "seat", -src[1] if src[0] == "seat" else 0))]
+
+
+def _outcome(played: tuple[str, ...], stacks: dict, taken_by: dict,
+             centre_left: tuple, took: dict) -> PassResult:
+    """What a pass's eats leave: a seat that ate secures its stack, a seat eaten secures nothing,
+    and an uneaten card that ate nothing goes to the centre (a Flea to the box)."""
+    secured, secured_cards, to_centre, to_box = {}, {}, [], []
+    for s in range(len(played)):
+        if s not in taken_by and took.get(s):
+            secured_cards[s] = tuple(stacks[s])
+            secured[s] = _stars(stacks[s])
+            continue
+        secured[s] = 0
+        secured_cards[s] = ()
+        if s not in taken_by:
+            if played[s] == "F":
+                to_box.append(s)
+            else:
+                to_centre.append(played[s])
+    return PassResult(took, secured, secured_cards, to_centre, to_box, tuple(centre_left) + tuple(to_centre))
+
+
 def resolve_pass(played: tuple[str, ...], alpha: int, centre: tuple[str, ...] = (), policy: str = "greedy"):
     """Resolve one pass.  ``greedy`` returns one :class:`PassResult`; ``all`` returns every possible one."""
     if policy not in ("greedy", "all"):
@@ -86,26 +124,11 @@ def resolve_pass(played: tuple[str, ...], alpha: int, centre: tuple[str, ...] = 
         avail += [("centre", i) for i, k in enumerate(centre_left) if k == prey]
         pick_loop(kind_idx, eaters, 0, avail, stacks, taken_by, centre_left, took)
 
-    def options(avail, stacks, centre_left):
-        def value(src):
-            return _stars(stacks[src[1]]) if src[0] == "seat" else STARS[centre_left[src[1]]]
-        if policy == "all":
-            # distinct choices only: centre cards of one kind are interchangeable
-            seen, out = set(), []
-            for src in avail:
-                key = src if src[0] == "seat" else ("centre", centre_left[src[1]])
-                if key not in seen:
-                    seen.add(key)
-                    out.append(src)
-            return out
-        best = max(avail, key=lambda src: (value(src), src[0] == "seat", -src[1] if src[0] == "seat" else 0))
-        return [best]
-
     def pick_loop(kind_idx, eaters, i, avail, stacks, taken_by, centre_left, took):
         if not avail or not eaters:
             return run(kind_idx + 1, stacks, taken_by, centre_left, took, None)
         eater = eaters[i % len(eaters)]
-        for src in options(avail, stacks, centre_left):
+        for src in _choices(avail, stacks, centre_left, policy):
             new_stacks = {k: list(v) for k, v in stacks.items()}
             new_taken = dict(taken_by)
             new_took = {k: list(v) for k, v in took.items()}
@@ -126,24 +149,7 @@ def resolve_pass(played: tuple[str, ...], alpha: int, centre: tuple[str, ...] = 
             pick_loop(kind_idx, eaters, i + 1, rest, new_stacks, new_taken, new_centre, new_took)
 
     run(0, stacks, {}, tuple(centre), {}, None)
-    outs = []
-    for stacks, taken_by, centre_left, took in results:
-        secured, secured_cards, to_centre, to_box = {}, {}, [], []
-        for s in range(n):
-            if s in taken_by:
-                secured[s] = 0
-                secured_cards[s] = ()
-            elif took.get(s):
-                secured_cards[s] = tuple(stacks[s])
-                secured[s] = _stars(stacks[s])
-            else:
-                secured[s] = 0
-                secured_cards[s] = ()
-                if played[s] == "F":
-                    to_box.append(s)
-                else:
-                    to_centre.append(played[s])
-        outs.append(PassResult(took, secured, secured_cards, to_centre, to_box, tuple(centre_left) + tuple(to_centre)))
+    outs = [_outcome(played, *r) for r in results]
     if policy == "greedy":
         return outs[0]
     uniq = {}
