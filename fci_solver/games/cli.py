@@ -132,24 +132,36 @@ def aye_analyse(players, hand, alpha, lead, win, win_memory, force, quiet, as_js
     res = A.analyse(players, A.parse_kinds(hand, "--hand"), alpha, force, lead=lead, win=win, win_memory=win_memory,
                     progress=step)
     prog.close()
-    w = res["win"]
     if as_json:
-        out = {
-            "players": players, "hand": hand, "alpha": alpha,
-            "expected_stars": [jfrac(x) for x in res["expected"]],
-            "game_expected_stars": [jfrac(x) for x in res["game_expected"]],
-            "win_chance": None if w["round"] is None else [jfrac(x) for x in w["round"]],
-            "game_win_chance": None if w["game"] is None else [jfrac(x) for x in w["game"]],
-            "win_note": w["note"], "win_entries": w.get("entries"),
-            "security": res["security"],
-            "first_pass": [{"play": list(k), "stars": list(v)} for k, v in res["first_pass"].items()],
-            "pure_nash": [list(p) for p in res["pure_nash"]],
-            "states": res["states"], "states_per_pass": res["layers"], "seconds": round(res["seconds"], 3),
-        }
-        if lead:
-            out["lead"] = _lead_rows(res)
-        out_json(out)
-        return
+        out_json(_aye_report(res, players, hand, alpha, lead))
+    else:
+        _aye_text(res, players, hand, alpha, lead)
+
+
+def _aye_report(res: dict, players: int, hand: str, alpha: int, lead: bool) -> dict:
+    """``aye analyse --json``: every figure, fractions exact."""
+    w = res["win"]
+    out = {
+        "players": players, "hand": hand, "alpha": alpha,
+        "expected_stars": [jfrac(x) for x in res["expected"]],
+        "game_expected_stars": [jfrac(x) for x in res["game_expected"]],
+        "win_chance": None if w["round"] is None else [jfrac(x) for x in w["round"]],
+        "game_win_chance": None if w["game"] is None else [jfrac(x) for x in w["game"]],
+        "win_note": w["note"], "win_entries": w.get("entries"),
+        "security": res["security"],
+        "first_pass": [{"play": list(k), "stars": list(v)} for k, v in res["first_pass"].items()],
+        "pure_nash": [list(p) for p in res["pure_nash"]],
+        "states": res["states"], "states_per_pass": res["layers"], "seconds": round(res["seconds"], 3),
+    }
+    if lead:
+        out["lead"] = _lead_rows(res)
+    return out
+
+
+def _aye_text(res: dict, players: int, hand: str, alpha: int, lead: bool) -> None:
+    """``aye analyse`` as text: a row of decimals per seat, then the exact round stars, the lead
+    and the first pass's equilibria."""
+    w = res["win"]
     click.echo(f"{players} players, hand {hand}, Alpha seat {alpha} "
                f"({res['states']:,} states, {res['seconds']:.2f} s)")
     click.echo("Every seat plays its hand in a uniformly random order (exact fractions with --json).")
