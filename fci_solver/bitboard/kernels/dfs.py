@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from .bound import WORK, _spread, discard_bound, lower_bound
-from .keys import HOT, INF, NCARDS, PHASE_BIT, stack_count
+from .keys import HOT, INF, INLINED, NCARDS, PHASE_BIT, stack_count
 from .movegen import gen_children_below, no_turn
 from .table import _hash, tt_lookup, tt_prefetch, tt_store
 
@@ -289,105 +289,22 @@ def search(
                 kids = end - start + wskip[1]
                 if kids == 0:
                     # the game ends here (an after-Whale node is only made when an eat follows)
-                    n_st = stack_count(k0, k1)
-                    if n_st < beta:
-                        # only ends worth following are stored (principal_keys reads them); the
-                        # others cost a key check to recognise again, less than a table slot
-                        ctl[8] += tt_store(tt, k0, k1, meta, n_st | 256, 0)
-                    if n_st < ctl[5]:
-                        ctl[5] = n_st
-                        for j in range(d + 1):
-                            inc[j, 0] = fr[j, 0]
-                            inc[j, 1] = fr[j, 1]
-                            inc[j, 2] = fr[j, 2]
-                        inc[d + 1, 2] = -1
-                        if ctl[6] > 0 and n_st <= ctl[6]:
-                            ctl[1] = 2
-                            return
-                    ret = n_st
+                    ret = _game_end(fr, d, k0, k1, meta, beta, tt, ctl, inc)
+                    if ret < 0:
+                        return
                 else:
-                    # order children by their lower bound (smaller first)
-                    # generation order (low predators first) breaks ties: it found wins fastest
-                    # among the orderings tried (see benchmarks/RESULTS.md)
-                    # the table is probed for every child first (enhanced transposition cutoff):
-                    # a child already known to reach this node's bound ends the node at once, and a
-                    # stored bound is a tighter key than the quick one.  Grading runs hundreds of
-                    # searches over one table, where most of these hits happen.
-                    lo_b = INF
-                    hi_b = 0
-                    hit = -1
-                    for j in range(start, end):
-                        # the generator gives the bound that the outcomes of a move or swap ability,
-                        # or the Whale's half-steps, share (neither bound reads a cell)
-                        v = clb[j]
-                        if v < 0:
-                            v = discard_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk, beta)
-                        if v < beta and (cmeta[j] & (PHASE_BIT | 2)) == 0 and no_turn(ck0[j], ck1[j], cmeta[j], reach,
-                                                                                      wstk):
-                            v = stack_count(ck0[j], ck1[j]) + GAME_END  # a game end: its exact value
-                        elif v < beta:
-                            if cmask[1] != 0:
-                                # the full bound now, not when the child is entered: in a refutation
-                                # every child is entered, and most are then cut by this bound; cut
-                                # here they cost no frame, no table slot loaded ahead, no ETC probe
-                                # (the perfect-play graph's searches 9% faster, solves without sea
-                                # animals 6%).  Where no card moves a stack the bound is dear and
-                                # the table answers first when the child is entered (entry_value):
-                                # plain seed 1 took 25% longer with it here.
-                                fb = cached_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk, bc)
-                                if fb > v:
-                                    v = fb
-                            if v < beta:
-                                # a child the bound leaves is looked up below or when it is entered:
-                                # its slot starts loading now (on a table larger than the caches a
-                                # lookup waits as long as the rest of a node's work)
-                                tt_prefetch(tt, ck0[j], ck1[j], cmeta[j])
-                        clb[j] = v
-                    for j in range(start, end):
-                        v = clb[j]
-                        # a child the bound already cuts cannot end the node: not probed
-                        w = -1
-                        if v >= GAME_END:
-                            v -= GAME_END
-                        elif d < ETC_DEPTH and v < beta:
-                            w = tt_lookup(tt, ck0[j], ck1[j], cmeta[j])
-                        if w >= 0:
-                            tv = w & 255
-                            if (w >> 8) == 1:
-                                v = tv
-                                if tv <= lb:
-                                    hit = tv
-                                    break
-                            elif tv > v:
-                                v = tv
-                        clb[j] = v
-                        if v < beta:  # the children the bound cuts are skipped where they stand
-                            if v < lo_b:
-                                lo_b = v
-                            if v > hi_b:
-                                hi_b = v
+                    _rate_children(ck0, ck1, cmeta, clb, start, end, beta, tt, cmask, cellrc, reach, wk, wstk, bc)
+                    hit, lo_b, hi_b = _probe_children(ck0, ck1, cmeta, clb, start, end, beta, lb, d, tt)
                     if hit >= 0:
                         ctl[8] += tt_store(tt, k0, k1, meta, hit | 256, min(kids, 255))
                         ret = hit
-                    elif (ctl[9] == 1 and (d < NEAR_DEPTH or kids <= NEAR_MAX)) or lo_b < hi_b:
-                        # the sort key goes into grp, which is not read again
-                        if ctl[9] == 1 and (d < NEAR_DEPTH or kids <= NEAR_MAX):
-                            # near-first: within one predator's turns, those leaving the tops
-                            # nearest to their eaters first (see BitboardSolver.near_first)
-                            # (a child the bound cuts is never searched: its place is not worked out)
-                            for j in range(start, end):
-                                sp = _spread(ck0[j], ck1[j], cellrc, wk) if clb[j] < beta else 0
-                                grp[j] = (clb[j] * 32 + grp[j]) * 1024 + sp
-                        else:  # bounds first, generation order among equal ones (all equal, the common case: no sort)
-                            for j in range(start, end):
-                                grp[j] = clb[j]
-                        if end + (end - start) > cap:
+                    else:
+                        need = _order_children(ck0, ck1, cmeta, clb, grp, start, end, beta, d, kids, lo_b, hi_b,
+                                               ctl[9] == 1, cellrc, wk, cap)
+                        if need > 0:
                             ctl[1] = 3
-                            ctl[7] = end + (end - start)
+                            ctl[7] = need
                             return
-                        live = _live_first(ck0, ck1, cmeta, clb, grp, start, end, beta)
-                        _sort_children(ck0, ck1, cmeta, clb, grp, start, live, end)
-                    if hit < 0:
                         fr[d, 4] = lb
                         fr[d, 6] = end
                         fr[d, 7] = start
@@ -426,25 +343,146 @@ def search(
                 ctl[1] = 0
                 return
             continue
-        # all children done
-        k0 = np.uint64(fr[d, 0])
-        k1 = np.uint64(fr[d, 1])
-        meta = fr[d, 2]
-        work = fr[d, 12]
-        if work > 255:
-            work = 255
-        if fr[d, 9] >= 0:
-            ret = fr[d, 8]
-            ctl[8] += tt_store(tt, k0, k1, meta, ret | 256, work)
-        else:
-            ret = max(fr[d, 4], fr[d, 10])
-            ctl[8] += tt_store(tt, k0, k1, meta, ret, work)
+        ret = _close_frame(fr, d, tt, ctl)
         if d == 0:
             ctl[3] = ret
             ctl[1] = 1
             return
         d -= 1
         _deliver(fr, d, ret)
+
+
+@njit(**INLINED)
+def _game_end(fr, d, k0, k1, meta, beta, tt, ctl, inc):
+    """Frame ``d``'s position has no turn: its value is its stacks.  A new best result becomes
+    the incumbent line (the keys of frames 0..d); returns the value, or -1 when it reaches
+    ``stop_at`` and the search stops (status 2)."""
+    n_st = stack_count(k0, k1)
+    if n_st < beta:
+        # only ends worth following are stored (principal_keys reads them); the others cost a key
+        # check to recognise again, less than a table slot
+        ctl[8] += tt_store(tt, k0, k1, meta, n_st | 256, 0)
+    if n_st < ctl[5]:
+        ctl[5] = n_st
+        for j in range(d + 1):
+            inc[j, 0] = fr[j, 0]
+            inc[j, 1] = fr[j, 1]
+            inc[j, 2] = fr[j, 2]
+        inc[d + 1, 2] = -1
+        if ctl[6] > 0 and n_st <= ctl[6]:
+            ctl[1] = 2
+            return -1
+    return n_st
+
+
+@njit(**INLINED)
+def _rate_children(ck0, ck1, cmeta, clb, start, end, beta, tt, cmask, cellrc, reach, wk, wstk, bc):
+    """Each child's rating in ``clb``: a game end's value plus :data:`GAME_END`; else the best
+    bound known of it, the full bound where cards move stacks.  A child the rating leaves below
+    ``beta`` starts loading its table slot."""
+    for j in range(start, end):
+        # the generator gives the bound that the outcomes of a move or swap ability, or the
+        # Whale's half-steps, share (neither bound reads a cell)
+        v = clb[j]
+        if v < 0:
+            v = discard_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk, beta)
+        if v < beta and (cmeta[j] & (PHASE_BIT | 2)) == 0 and no_turn(ck0[j], ck1[j], cmeta[j], reach, wstk):
+            v = stack_count(ck0[j], ck1[j]) + GAME_END  # a game end: its exact value
+        elif v < beta:
+            if cmask[1] != 0:
+                # the full bound now, not when the child is entered: in a refutation every child
+                # is entered, and most are then cut by this bound; cut here they cost no frame, no
+                # table slot loaded ahead, no ETC probe (the perfect-play graph's searches 9%
+                # faster, solves without sea animals 6%).  Where no card moves a stack the bound
+                # is dear and the table answers first when the child is entered (entry_value):
+                # plain seed 1 took 25% longer with it here.
+                fb = cached_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk, bc)
+                if fb > v:
+                    v = fb
+            if v < beta:
+                # a child the bound leaves is looked up below or when it is entered: its slot
+                # starts loading now (on a table larger than the caches a lookup waits as long as
+                # the rest of a node's work)
+                tt_prefetch(tt, ck0[j], ck1[j], cmeta[j])
+        clb[j] = v
+
+
+@njit(**INLINED)
+def _probe_children(ck0, ck1, cmeta, clb, start, end, beta, lb, d, tt):
+    """The children's values for ordering, in ``clb``, with the table's in the top
+    :data:`ETC_DEPTH` levels (enhanced transposition cutoff: a child already known to reach the
+    node's bound ``lb`` ends the node at once, and a stored bound is a tighter key than the
+    rating; grading runs hundreds of searches over one table, where most of these hits happen).
+    Returns (the value of a child that ends the node, or -1; the least and the largest value
+    below ``beta``)."""
+    lo_b = INF
+    hi_b = 0
+    for j in range(start, end):
+        v = clb[j]
+        # a child the bound already cuts cannot end the node: not probed
+        w = -1
+        if v >= GAME_END:
+            v -= GAME_END
+        elif d < ETC_DEPTH and v < beta:
+            w = tt_lookup(tt, ck0[j], ck1[j], cmeta[j])
+        if w >= 0:
+            tv = w & 255
+            if (w >> 8) == 1:
+                v = tv
+                if tv <= lb:
+                    return tv, lo_b, hi_b
+            elif tv > v:
+                v = tv
+        clb[j] = v
+        if v < beta:  # the children the bound cuts are skipped where they stand
+            if v < lo_b:
+                lo_b = v
+            if v > hi_b:
+                hi_b = v
+    return -1, lo_b, hi_b
+
+
+@njit(**INLINED)
+def _order_children(ck0, ck1, cmeta, clb, grp, start, end, beta, d, kids, lo_b, hi_b, near, cellrc, wk, cap):
+    """Order a node's children: those the bound leaves first, smaller values first, generation
+    order (low predators first) among equal ones (it found wins fastest among the orderings
+    tried: benchmarks/RESULTS.md); near-first (``near``) also orders one predator's turns by how
+    near they leave the tops to their eaters (see BitboardSolver.near_first).  Returns 0, or the
+    child buffer's size the sort needs where the buffer is too small."""
+    near = near and (d < NEAR_DEPTH or kids <= NEAR_MAX)
+    if not near and lo_b >= hi_b:
+        return 0  # all equal, the common case: no sort
+    # the sort key goes into grp, which is not read again
+    if near:
+        # (a child the bound cuts is never searched: its place is not worked out)
+        for j in range(start, end):
+            sp = _spread(ck0[j], ck1[j], cellrc, wk) if clb[j] < beta else 0
+            grp[j] = (clb[j] * 32 + grp[j]) * 1024 + sp
+    else:
+        for j in range(start, end):
+            grp[j] = clb[j]
+    if end + (end - start) > cap:
+        return end + (end - start)
+    live = _live_first(ck0, ck1, cmeta, clb, grp, start, end, beta)
+    _sort_children(ck0, ck1, cmeta, clb, grp, start, live, end)
+    return 0
+
+
+@njit(**INLINED)
+def _close_frame(fr, d, tt, ctl):
+    """All of frame ``d``'s children are done: its value (the best child's, or what bounds it
+    from below when none reached ``beta``), stored in the table."""
+    k0 = np.uint64(fr[d, 0])
+    k1 = np.uint64(fr[d, 1])
+    meta = fr[d, 2]
+    work = min(fr[d, 12], 255)
+    if fr[d, 9] >= 0:
+        ret = fr[d, 8]
+        ctl[8] += tt_store(tt, k0, k1, meta, ret | 256, work)
+    else:
+        ret = max(fr[d, 4], fr[d, 10])
+        ctl[8] += tt_store(tt, k0, k1, meta, ret, work)
+    return ret
 
 
 @njit(**HOT)
