@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from .bound import WORK, lower_bound
-from .keys import HOT, NCARDS, PHASE_BIT, stack_count
+from .keys import HOT, INLINED, NCARDS, PHASE_BIT, stack_count
 from .movegen import gen_children_into
 from .perft import find_slot
 
@@ -35,6 +35,33 @@ def _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best):
         fhi[d] = hi
     if best < fbest[d]:
         fbest[d] = best
+
+
+@njit(**INLINED)
+def _fold_start(fs, fn, flo, fhi, fbest, d):
+    """Frame d before any child is folded in: no turn counted, no winning line, no result."""
+    fs[d] = 0.0
+    fn[d] = 0
+    flo[d] = 99
+    fhi[d] = -1
+    fbest[d] = 99
+
+
+@njit(**INLINED)
+def _frame_value(fs, fn, flo, fhi, fbest, d, k0, k1, meta, ended, target):
+    """A finished frame's own (chance sum, turns, fewest and most turns to a win, best result):
+    a game end's from its stacks; an after-Whale node passes its children's sums up; a full
+    state's chance is the mean over its turns, and its lines are one turn longer."""
+    if ended:
+        nst = stack_count(k0, k1)
+        if nst <= target:
+            return 1.0, 1, 0, 0, nst
+        return 0.0, 1, 99, -1, nst
+    if (meta & PHASE_BIT) != 0:
+        return fs[d], fn[d], flo[d], fhi[d], fbest[d]
+    lo = flo[d] + 1 if flo[d] < 99 else 99
+    hi = fhi[d] + 1 if fhi[d] >= 0 else -1
+    return fs[d] / fn[d], 1, lo, hi, fbest[d]
 
 
 @njit(cache=True, nogil=True)
@@ -92,11 +119,7 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
                 return
             fend[d] = end
             fnext[d] = fstart[d]
-            fs[d] = 0.0
-            fn[d] = 0
-            flo[d] = 99
-            fhi[d] = -1
-            fbest[d] = 99
+            _fold_start(fs, fn, flo, fhi, fbest, d)
             ctl[0] += 1
             if ctl[0] > max_nodes:
                 ctl[1] = 4
@@ -139,34 +162,14 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
                         return
                     n = e - fend[d]
                     _dag_put(dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot, ck0[j], ck1[j], cmeta[j], 0.0, n, 99, -1, lb)
-                lo = 99
-                hi = -1
-                best = lb
+                lo, hi, best = 99, -1, lb
             _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best)
             continue
         # frame finished: its own value
         k0 = fk0[d]
         k1 = fk1[d]
         meta = fm[d]
-        if fend[d] == fstart[d]:
-            nst = stack_count(k0, k1)
-            s = 1.0 if nst <= target else 0.0
-            n = 1
-            lo = 0 if nst <= target else 99
-            hi = 0 if nst <= target else -1
-            best = nst
-        elif (meta & PHASE_BIT) != 0:
-            s = fs[d]
-            n = fn[d]
-            lo = flo[d]
-            hi = fhi[d]
-            best = fbest[d]
-        else:
-            s = fs[d] / fn[d]
-            n = 1
-            lo = flo[d] + 1 if flo[d] < 99 else 99
-            hi = fhi[d] + 1 if fhi[d] >= 0 else -1
-            best = fbest[d]
+        s, n, lo, hi, best = _frame_value(fs, fn, flo, fhi, fbest, d, k0, k1, meta, fend[d] == fstart[d], target)
         slot = find_slot(dk0, dk1, dtag, k0, k1, meta)
         if slot < 0:
             ctl[1] = 4
