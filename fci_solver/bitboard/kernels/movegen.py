@@ -79,103 +79,131 @@ def _ability(p, pos, stk, board, meta_next, racc, k0, k1, ab, out_k0, out_k1, ou
     position, which a search needs once (the second copy meets the table), and a node with a
     double move has hundreds of them: about half its children."""
     kind = ab[0, p]
+    did = False
     if kind == AB_MOVE:
-        only_self = ab[1, p]
-        lo = ab[2, p]
-        hi = ab[3, p]
-        count = ab[4, p]
-        if hi > maxd:
-            hi = maxd
-        did = False
-        for m in range(NCARDS):
-            if pos[m] < 0 or (only_self == 1 and m != p):
-                continue
-            c = pos[m]
-            if lo > hi:
-                continue
-            for j in range(dstart[c, lo], dstart[c, hi + 1]):
-                t = bydist[c, j]
-                if board[t] >= 0:
-                    continue
-                did = True
-                board[c] = -1
-                board[t] = m
-                pos[m] = t
-                m0, m1 = _with_byte(k0, k1, m, 1 + 2 * t + stk[m])
-                if count >= 2:
-                    # second move: a different stack, if any can move
-                    did2 = False
-                    for m2 in range(NCARDS):
-                        if pos[m2] < 0 or m2 == m:
-                            continue
-                        c2 = pos[m2]
-                        for j2 in range(dstart[c2, lo], dstart[c2, hi + 1]):
-                            t2 = bydist[c2, j2]
-                            if board[t2] >= 0:
-                                continue
-                            did2 = True
-                            if once and m2 < m and t2 != c:
-                                continue  # m2 first, then m: listed already (t2 was open before m moved)
-                            board[c2] = -1
-                            board[t2] = m2
-                            pos[m2] = t2
-                            n0, n1 = _with_byte(m0, m1, m2, 1 + 2 * t2 + stk[m2])
-                            n = _raccoon_stage(pos, stk, meta_next, racc, n0, n1, out_k0, out_k1, out_meta, n,
-                                               cap)
-                            pos[m2] = c2
-                            board[t2] = -1
-                            board[c2] = m2
-                    if not did2:
-                        n = _raccoon_stage(pos, stk, meta_next, racc, m0, m1, out_k0, out_k1, out_meta, n, cap)
-                else:
-                    n = _raccoon_stage(pos, stk, meta_next, racc, m0, m1, out_k0, out_k1, out_meta, n, cap)
-                pos[m] = c
-                board[t] = -1
-                board[c] = m
-        if did:
-            return n
+        n, did = _moves(p, pos, stk, board, meta_next, racc, k0, k1, ab, out_k0, out_k1, out_meta, n, cap, bydist,
+                        dstart, maxd, once)
     elif kind == AB_DISCARD:
-        # here and in the swap below the board is kept in step although the raccoon stage reads
-        # only pos: without those writes perft(3) measured 1.47-2.06 s against 1.44-1.55 s
-        did = False
-        for i in range(NCARDS):
-            if pos[i] >= 0 and stk[i] == 0:
-                did = True
-                c = pos[i]
-                pos[i] = -1
-                board[c] = -1
-                d0, d1 = _with_byte(k0, k1, i, 0)
-                n = _raccoon_stage(pos, stk, meta_next, racc, d0, d1, out_k0, out_k1, out_meta, n, cap)
-                pos[i] = c
-                board[c] = i
-        if did:
-            return n
+        n, did = _discards(pos, stk, board, meta_next, racc, k0, k1, out_k0, out_k1, out_meta, n, cap)
     elif kind == AB_SWAP:
-        did = False
-        for a in range(NCARDS):
-            if pos[a] < 0:
-                continue
-            for b in range(a + 1, NCARDS):
-                if pos[b] < 0:
-                    continue
-                did = True
-                ca = pos[a]
-                cb = pos[b]
-                pos[a] = cb
-                pos[b] = ca
-                board[ca] = b
-                board[cb] = a
-                s0, s1 = _with_byte(k0, k1, a, 1 + 2 * cb + stk[a])
-                s0, s1 = _with_byte(s0, s1, b, 1 + 2 * ca + stk[b])
-                n = _raccoon_stage(pos, stk, meta_next, racc, s0, s1, out_k0, out_k1, out_meta, n, cap)
-                pos[a] = ca
-                pos[b] = cb
-                board[ca] = a
-                board[cb] = b
-        if did:
-            return n
+        n, did = _swaps(pos, stk, board, meta_next, racc, k0, k1, out_k0, out_k1, out_meta, n, cap)
+    if did:
+        return n
     # no ability, a pending effect, or no legal way to carry it out: skipped
     return _raccoon_stage(pos, stk, meta_next, racc, k0, k1, out_k0, out_k1, out_meta, n, cap)
+
+
+@njit(**INLINED)
+def _moves(p, pos, stk, board, meta_next, racc, k0, k1, ab, out_k0, out_k1, out_meta, n, cap, bydist, dstart, maxd,
+           once):
+    """A move ability: one stack (any, or the predator's own) moves ``lo..hi`` cells to an open
+    cell, and with a count of 2 a different stack then moves too, if any can.  Returns (the
+    children now listed, whether any stack could move)."""
+    only_self = ab[1, p]
+    lo = ab[2, p]
+    hi = min(ab[3, p], maxd)
+    did = False
+    if lo > hi:
+        return n, did
+    for m in range(NCARDS):
+        if pos[m] < 0 or (only_self == 1 and m != p):
+            continue
+        c = pos[m]
+        for j in range(dstart[c, lo], dstart[c, hi + 1]):
+            t = bydist[c, j]
+            if board[t] >= 0:
+                continue
+            did = True
+            board[c] = -1
+            board[t] = m
+            pos[m] = t
+            m0, m1 = _with_byte(k0, k1, m, 1 + 2 * t + stk[m])
+            did2 = False
+            if ab[4, p] >= 2:
+                n, did2 = _second_moves(m, c, lo, hi, pos, stk, board, meta_next, racc, m0, m1, out_k0, out_k1,
+                                        out_meta, n, cap, bydist, dstart, once)
+            if not did2:
+                n = _raccoon_stage(pos, stk, meta_next, racc, m0, m1, out_k0, out_k1, out_meta, n, cap)
+            pos[m] = c
+            board[t] = -1
+            board[c] = m
+    return n, did
+
+
+@njit(**INLINED)
+def _second_moves(m, c, lo, hi, pos, stk, board, meta_next, racc, m0, m1, out_k0, out_k1, out_meta, n, cap, bydist,
+                  dstart, once):
+    """After stack ``m`` moved from cell ``c`` (the key now ``m0, m1``): every move of a second,
+    different stack.  Returns (the children now listed, whether any could move)."""
+    did2 = False
+    for m2 in range(NCARDS):
+        if pos[m2] < 0 or m2 == m:
+            continue
+        c2 = pos[m2]
+        for j2 in range(dstart[c2, lo], dstart[c2, hi + 1]):
+            t2 = bydist[c2, j2]
+            if board[t2] >= 0:
+                continue
+            did2 = True
+            if once and m2 < m and t2 != c:
+                continue  # m2 first, then m: listed already (t2 was open before m moved)
+            board[c2] = -1
+            board[t2] = m2
+            pos[m2] = t2
+            n0, n1 = _with_byte(m0, m1, m2, 1 + 2 * t2 + stk[m2])
+            n = _raccoon_stage(pos, stk, meta_next, racc, n0, n1, out_k0, out_k1, out_meta, n, cap)
+            pos[m2] = c2
+            board[t2] = -1
+            board[c2] = m2
+    return n, did2
+
+
+@njit(**INLINED)
+def _discards(pos, stk, board, meta_next, racc, k0, k1, out_k0, out_k1, out_meta, n, cap):
+    """A discard ability: any single card (not a stack) leaves the board.  Returns (the children
+    now listed, whether there was one)."""
+    # here and in the swap below the board is kept in step although the raccoon stage reads only
+    # pos: without those writes perft(3) measured 1.47-2.06 s against 1.44-1.55 s
+    did = False
+    for i in range(NCARDS):
+        if pos[i] >= 0 and stk[i] == 0:
+            did = True
+            c = pos[i]
+            pos[i] = -1
+            board[c] = -1
+            d0, d1 = _with_byte(k0, k1, i, 0)
+            n = _raccoon_stage(pos, stk, meta_next, racc, d0, d1, out_k0, out_k1, out_meta, n, cap)
+            pos[i] = c
+            board[c] = i
+    return n, did
+
+
+@njit(**INLINED)
+def _swaps(pos, stk, board, meta_next, racc, k0, k1, out_k0, out_k1, out_meta, n, cap):
+    """A swap ability: any two stacks trade cells.  Returns (the children now listed, whether
+    two stacks were there)."""
+    did = False
+    for a in range(NCARDS):
+        if pos[a] < 0:
+            continue
+        for b in range(a + 1, NCARDS):
+            if pos[b] < 0:
+                continue
+            did = True
+            ca = pos[a]
+            cb = pos[b]
+            pos[a] = cb
+            pos[b] = ca
+            board[ca] = b
+            board[cb] = a
+            s0, s1 = _with_byte(k0, k1, a, 1 + 2 * cb + stk[a])
+            s0, s1 = _with_byte(s0, s1, b, 1 + 2 * ca + stk[b])
+            n = _raccoon_stage(pos, stk, meta_next, racc, s0, s1, out_k0, out_k1, out_meta, n, cap)
+            pos[a] = ca
+            pos[b] = cb
+            board[ca] = a
+            board[cb] = b
+    return n, did
 
 
 @njit(**HOT)
