@@ -383,15 +383,7 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
     # On larger boards they are card masks, gathered from the cells' two-word masks.
     cellwise = cellrc.shape[0] <= 64
     if cellwise:
-        x = tops
-        while x:
-            i = _lowest(x)
-            x &= x - 1
-            cell = (_code(k0, k1, i) - 1) >> 1
-            cb[i] = 1 << cell
-            S[i] = 1 << cell
-            N1[i] = cellrc[cell, w]
-            N2[i] = cellrc[cell, 2]
+        _place_tops_on_cells(k0, k1, tops, cellrc, cb, S, N1, N2, w)
     else:
         _place_tops(k0, k1, tops, cellrc, wk, w)
     # cheap refusals first: a mover already within reach of its prey, or no top worth it.  A far
@@ -411,19 +403,46 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
         if layers == 0 and radius == 1 and (_reaches_prey(tops, movers, shark, N2, cb, cellwise)
                                             or not _eaters_apart(tops, N2, cb, cellwise)):
             return False  # the refusals above, now that a far eat may come
-        x = tops
-        while x:
-            i = _lowest(x)
-            x &= x - 1
-            pS[i] = S[i]
-            pN2[i] = N2[i]
+        _keep_layer(tops, S, N2, pS, pN2)
         layers += 1
         F, grew = _grow(tops, own, shark, S, N1, N2, pS, pN2, F, True, M)
         if not grew:
             break
     if _prey_met(tops, movers, M):
         return False  # a mover may eat, so its ability may act
-    # each top's eaters: the cards 1-3 above it that may meet it
+    _top_eaters(tops, M, wk)
+    return True
+
+
+@njit(**INLINED)
+def _place_tops_on_cells(k0, k1, tops, cellrc, cb, S, N1, N2, w):
+    """Each top's cell, as the one cell its stack stands on now (``cb``, ``S``), and the cells
+    next to it (``N1``: within ``w``'s reach) and within distance 2 (``N2``), as cell masks."""
+    x = tops
+    while x:
+        i = _lowest(x)
+        x &= x - 1
+        cell = (_code(k0, k1, i) - 1) >> 1
+        cb[i] = 1 << cell
+        S[i] = 1 << cell
+        N1[i] = cellrc[cell, w]
+        N2[i] = cellrc[cell, 2]
+
+
+@njit(**INLINED)
+def _keep_layer(tops, S, N2, pS, pN2):
+    """The layer below the next one: each top's S and N2 as they are now."""
+    x = tops
+    while x:
+        i = _lowest(x)
+        x &= x - 1
+        pS[i] = S[i]
+        pN2[i] = N2[i]
+
+
+@njit(**INLINED)
+def _top_eaters(tops, M, wk):
+    """wk[t] for each top t: the tops 1-3 above it that may meet it (``M``: the prey each may meet)."""
     x = tops
     while x:
         t = _lowest(x)
@@ -438,4 +457,3 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
             t = _lowest(y)
             y &= y - 1
             wk[t] |= 1 << e
-    return True
