@@ -107,29 +107,57 @@ def _sort_children(ck0, ck1, cmeta, clb, key, start, end, scratch):
     """
     n = end - start
     if n <= 24:
-        for j in range(start + 1, end):
-            a0 = ck0[j]
-            a1 = ck1[j]
-            am = cmeta[j]
-            al = clb[j]
-            ak = key[j]
-            i = j - 1
-            while i >= start and key[i] > ak:
-                ck0[i + 1] = ck0[i]
-                ck1[i + 1] = ck1[i]
-                cmeta[i + 1] = cmeta[i]
-                clb[i + 1] = clb[i]
-                key[i + 1] = key[i]
-                i -= 1
-            ck0[i + 1] = a0
-            ck1[i + 1] = a1
-            cmeta[i + 1] = am
-            clb[i + 1] = al
-            key[i + 1] = ak
+        _insertion_sort_rows(ck0, ck1, cmeta, clb, key, start, end)
         return
     for o in range(n):
         key[start + o] = (key[start + o] << PLACE_BITS) | o
+    src = _sort_words(key, start, n, scratch)
+    for o in range(n):
+        ck0[scratch + o] = ck0[start + o]
+        ck1[scratch + o] = ck1[start + o]
+        cmeta[scratch + o] = cmeta[start + o]
+        clb[scratch + o] = clb[start + o]
+    mask = (1 << PLACE_BITS) - 1
+    for o in range(n):
+        w = key[src + o]
+        j = scratch + (w & mask)
+        ck0[start + o] = ck0[j]
+        ck1[start + o] = ck1[j]
+        cmeta[start + o] = cmeta[j]
+        clb[start + o] = clb[j]
+        key[start + o] = w >> PLACE_BITS
+
+
+@njit(**INLINED)
+def _insertion_sort_rows(ck0, ck1, cmeta, clb, key, start, end):
+    """The children in [start, end) sorted by ``key`` in place, stably, moving whole rows."""
+    for j in range(start + 1, end):
+        a0 = ck0[j]
+        a1 = ck1[j]
+        am = cmeta[j]
+        al = clb[j]
+        ak = key[j]
+        i = j - 1
+        while i >= start and key[i] > ak:
+            ck0[i + 1] = ck0[i]
+            ck1[i + 1] = ck1[i]
+            cmeta[i + 1] = cmeta[i]
+            clb[i + 1] = clb[i]
+            key[i + 1] = key[i]
+            i -= 1
+        ck0[i + 1] = a0
+        ck1[i + 1] = a1
+        cmeta[i + 1] = am
+        clb[i + 1] = al
+        key[i + 1] = ak
+
+
+@njit(**INLINED)
+def _sort_words(key, start, n, scratch):
+    """The ``n`` unique words from ``start`` sorted, between there and ``scratch``: returns where
+    they ended up (``start`` or ``scratch``)."""
     # runs of RUN words sorted by insertion first: four merge passes fewer
+    end = start + n
     for lo in range(start, end, RUN):
         for j in range(lo + 1, min(lo + RUN, end)):
             w = key[j]
@@ -158,20 +186,7 @@ def _sort_children(ck0, ck1, cmeta, clb, key, start, end, scratch):
             lo = hi
         src, dst = dst, src
         width *= 2
-    for o in range(n):
-        ck0[scratch + o] = ck0[start + o]
-        ck1[scratch + o] = ck1[start + o]
-        cmeta[scratch + o] = cmeta[start + o]
-        clb[scratch + o] = clb[start + o]
-    mask = (1 << PLACE_BITS) - 1
-    for o in range(n):
-        w = key[src + o]
-        j = scratch + (w & mask)
-        ck0[start + o] = ck0[j]
-        ck1[start + o] = ck1[j]
-        cmeta[start + o] = cmeta[j]
-        clb[start + o] = clb[j]
-        key[start + o] = w >> PLACE_BITS
+    return src
 
 
 @njit(**HOT)
