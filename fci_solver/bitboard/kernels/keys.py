@@ -36,6 +36,9 @@ BIG = 1 << 20
 HOT = dict(cache=True, nogil=True, _nrt=False)
 # A helper numba inlines into its callers itself (LLVM leaves calls with many array arguments
 # as calls, and each array argument is seven words): kernels/bound.py and movegen.py say which.
+# It also lets a long kernel read as a few named steps at no cost.  A call of an INLINED helper
+# passes at most 30 arguments: CPython 3.11 passes more as one tuple, which numba cannot inline
+# ("Calling a closure with *args is unsupported").
 INLINED = dict(HOT, inline="always")
 
 
