@@ -461,6 +461,10 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, jobs, time_
         raise FciError("--time-limit goes with --optimal (the full graph stops at --max-nodes)")
     load_kernels(quiet)
     if optimal:
+        from .optimal import load_kernels as load_graph_kernels
+
+        load_graph_kernels(None if quiet else lambda: click.echo(
+            "fci: compiling the perfect-play graph's kernels (first run only)...", err=True))
         limit = OPTIMAL_TIME_LIMIT if time_limit is None else time_limit
         return _optimal_graph(setup, max_nodes, out, labels, quiet, as_json, jobs, limit)
     progress = Progress("graph", enabled=not (quiet or as_json))
@@ -507,33 +511,47 @@ def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1,
                             progress=lambda n, _: progress(n, unit="next positions settled"))
     except o.Incomplete as e:
         progress.close()
-        stopped = isinstance(e, o.Stopped)
-        if stopped:
-            # the Ctrl-C is taken: the report and the file come next, and a second Ctrl-C ends them
-            interrupt.resume()
-        click.echo(f"fci: {e}" + (f"; writing what it found to {out} (Ctrl-C again to skip that)"
-                                  if stopped and out and e.partial.number_of_nodes() else ""), err=True)
-        report = o.partial_report(e)
-        # hours of settling are not thrown away: every position found so far, expanded or not,
-        # is written with the keeping turns between them, as a whole graph's would be
-        if out and e.partial.number_of_nodes():
-            try:
-                _write_optimal(o.found_graph(e, setup.start.board), setup, out, labels, report)
-            except interrupt.Interrupted:
-                # a Ctrl-C while writing skips the file (left as it was), not the report
-                stopped = True
-                click.echo(f"fci: {out} not written", err=True)
-        _partial_graph_report(setup, report, as_json)
-        if stopped:
-            _interrupted()
-        return EXIT_INEXACT
+        return _unfinished_optimal(e, setup, out, labels, as_json)
     report = o.analyse(G)
     if out:
         _write_optimal(G, setup, out, labels, report)
     progress.close()
     if as_json:
         emit_json(report)
-        return 0
+    else:
+        _optimal_text(report, setup, out)
+    return 0
+
+
+def _unfinished_optimal(e, setup: Setup, out, labels, as_json) -> int:
+    """A build stopped by the node cap, the time limit or Ctrl-C: what it found, reported and
+    written (hours of settling are not thrown away), then exit status 3, or 130 after a Ctrl-C."""
+    from . import optimal as o
+
+    stopped = isinstance(e, o.Stopped)
+    if stopped:
+        # the Ctrl-C is taken: the report and the file come next, and a second Ctrl-C ends them
+        interrupt.resume()
+    click.echo(f"fci: {e}" + (f"; writing what it found to {out} (Ctrl-C again to skip that)"
+                              if stopped and out and e.partial.number_of_nodes() else ""), err=True)
+    report = o.partial_report(e)
+    # every position found so far, expanded or not, is written with the keeping turns between
+    # them, as a whole graph's would be
+    if out and e.partial.number_of_nodes():
+        try:
+            _write_optimal(o.found_graph(e, setup.start.board), setup, out, labels, report)
+        except interrupt.Interrupted:
+            # a Ctrl-C while writing skips the file (left as it was), not the report
+            stopped = True
+            click.echo(f"fci: {out} not written", err=True)
+    _partial_graph_report(setup, report, as_json)
+    if stopped:
+        _interrupted()
+    return EXIT_INEXACT
+
+
+def _optimal_text(report: dict, setup: Setup, out) -> None:
+    """The perfect-play graph's report as text, its critical positions drawn as grids."""
     from .position import parse_position_text
 
     lines = report["perfect_lines"]
@@ -553,7 +571,6 @@ def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1,
         click.echo(parse_position_text(c["position"]).grid())
     if out:
         click.echo(f"\nWrote {out}.")
-    return 0
 
 
 def _write_optimal(G, setup: Setup, out: str, labels: bool, report: dict) -> None:

@@ -34,7 +34,7 @@ from .text import plural
 from .bitboard.keymap import KeyMap
 from .bitboard.codec import key_of
 from .bitboard.engine import Engine
-from .bitboard.search import SHARED_ENTRIES, BitboardSolver
+from .bitboard.search import SHARED_ENTRIES, BitboardSolver, compiling
 from .bitboard.turns import TurnLister, Turns, spans
 
 
@@ -101,6 +101,32 @@ class Stopped(Incomplete):
     reason = "interrupt"
 
 
+_loaded = threading.Event()
+# a position whose perfect-play graph calls every kernel of a build (241 positions, 0.05 s warm;
+# the solve's loader position has hundreds of thousands with its sea animals)
+LOADER_POSITION = "sea: none\npending: none\nmargin: 1\n5 3 2\n. 1 4"
+
+
+def load_kernels(notice=None) -> None:
+    """Compile (first run) or load from numba's cache the kernels a build uses beyond a solve's,
+    once per process, so that no build's seconds count a compile (see
+    :func:`.bitboard.search.compiling` for ``notice``): the graph of a small position on two
+    threads, and a map of settled positions made to grow."""
+    if _loaded.is_set():
+        return
+    _loaded.set()  # first, so that the build below does not come back here
+    from .cards import standard_cards
+    from .position import parse_position_text
+
+    with compiling(notice):
+        try:
+            optimal_graph(parse_position_text(LOADER_POSITION), standard_cards(), jobs=2)
+        except Stopped:
+            raise Interrupted from None
+        rows = np.arange(1, 13, dtype=np.uint64).reshape(4, 3)
+        KeyMap(bits=2).put(rows, np.zeros(4, np.int8))  # four keys in four slots: it grows
+
+
 def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, progress=None,
                   memory: int | None = None, jobs: int = 1, time_limit: float | None = None) -> nx.DiGraph:
     """The perfect-play graph of ``start``.
@@ -112,6 +138,7 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     slices, each on ``jobs`` threads sharing one table (the graph does not depend on it) while
     the calling thread adds the slice before to the graph.
     """
+    load_kernels()
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     eng = Engine(start.board, cards)

@@ -208,6 +208,7 @@ def test_a_second_ctrl_c_skips_the_file_but_not_the_report(tmp_path, monkeypatch
     def cut_short(*a, **k):
         raise interrupt.Interrupted  # the second Ctrl-C, while the file is written
 
+    o.load_kernels()  # with the real build, before the fake one below is put in its place
     monkeypatch.setattr(o, "optimal_graph", stopped_by_ctrl_c)
     monkeypatch.setattr(cli, "_write_optimal", cut_short)
     out = tmp_path / "g.graphml"

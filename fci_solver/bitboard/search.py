@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import contextmanager
 from typing import NamedTuple
 
 import numpy as np
@@ -56,14 +57,33 @@ _loaded = threading.Event()
 compile_seconds = 0.0  # time this process spent compiling or loading the search kernels
 
 
-def load_search_kernels(notice=None) -> float:
-    """Compile (first run) or load from numba's cache every kernel a solve uses, once per process.
+# a small position whose solve calls every kernel a solve uses
+LOADER_POSITION = "sea: shark whale\npending: none\nmargin: 1\n5 3 . 2\n. 1 4 0"
 
-    ``notice()`` is called if this takes longer than 1.5 s (loading takes 0.2-0.3 s, a cold compile
-    about 40 s), so a person is told why the first command is slow.  Returns the seconds spent
-    now; the total is in :data:`compile_seconds`, kept out of every search's own seconds.
-    """
+
+@contextmanager
+def compiling(notice=None):
+    """Time a block that compiles kernels (first run) or loads them from numba's cache, adding
+    its seconds to :data:`compile_seconds`, which every search's own seconds leave out.
+    ``notice()`` is called if it takes longer than 1.5 s (loading takes 0.2-0.3 s, a cold
+    compile tens of seconds), so a person is told why the first command is slow."""
     global compile_seconds
+    t0 = time.perf_counter()
+    timer = threading.Timer(1.5, notice) if notice else None
+    if timer:
+        timer.daemon = True
+        timer.start()
+    try:
+        yield
+    finally:
+        if timer:
+            timer.cancel()
+        compile_seconds += time.perf_counter() - t0
+
+
+def load_search_kernels(notice=None) -> float:
+    """Compile (first run) or load from numba's cache every kernel a solve uses, once per process
+    (see :func:`compiling` for ``notice``).  Returns the seconds spent now."""
     if _loaded.is_set():
         return 0.0
     _loaded.set()  # first, so that the solve below does not come back here
@@ -71,25 +91,16 @@ def load_search_kernels(notice=None) -> float:
     from ..position import parse_position_text
 
     t0 = time.perf_counter()
-    timer = threading.Timer(1.5, notice) if notice else None
-    if timer:
-        timer.daemon = True
-        timer.start()
-    try:
+    with compiling(notice):
         cards = standard_cards()
-        pos = parse_position_text("sea: shark whale\npending: none\nmargin: 1\n5 3 . 2\n. 1 4 0")
+        pos = parse_position_text(LOADER_POSITION)
         solver = BitboardSolver(cards)
         minimum = solver.solve(pos).min_remaining
         eng = Engine(pos.board, cards)
         solver.principal_keys(eng, key_of(pos), minimum)
         Beam(eng, key_of(pos), minimum).line(2)  # a solve this small ends before its beam starts
         K.tt_rehash(solver._new_table(4), solver._new_table(16))
-    finally:
-        if timer:
-            timer.cancel()
-    spent = time.perf_counter() - t0
-    compile_seconds += spent
-    return spent
+    return time.perf_counter() - t0
 
 
 def max_table_entries(memory_mib: int) -> int:
