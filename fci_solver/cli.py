@@ -123,13 +123,26 @@ def make_setup(deal, layout, deal_file, random_deal, seed, position_file, margin
     return Setup(d.position(margin, shark, whale), d, cards, rules_name)
 
 
-def load_kernels(quiet: bool = False, engine: str = "bitboard") -> None:
-    """Load the numba kernels before any timed work; a cold compile is announced on stderr."""
+def load_kernels(quiet: bool = False, engine: str = "bitboard", more: str | None = None) -> None:
+    """Load the numba kernels before any timed work; a cold compile is announced on stderr.
+    ``more``: also those of ``"grade"`` (grade and generate) or ``"graph"`` (the perfect-play
+    graph), which compile on their first run too."""
     if engine != "bitboard":
         return
     from .bitboard.search import load_search_kernels
 
-    load_search_kernels(None if quiet else lambda: click.echo("fci: compiling the search kernels (first run only)...", err=True))
+    def notice(what: str):
+        return None if quiet else lambda: click.echo(f"fci: compiling {what} (first run only)...", err=True)
+
+    load_search_kernels(notice("the search kernels"))
+    if more == "grade":
+        from .grade import load_kernels as load_grade_kernels
+
+        load_grade_kernels(notice("the grade's kernels"))
+    elif more == "graph":
+        from .optimal import load_kernels as load_graph_kernels
+
+        load_graph_kernels(notice("the perfect-play graph's kernels"))
 
 
 def write_page(path, start, line, positions, cards, title, facts, narrow=None) -> None:
@@ -459,12 +472,8 @@ def graph_cmd(setup: Setup, target, max_nodes, out, labels, optimal, jobs, time_
         check_out_file(out, g.FORMATS, "graph")
     if time_limit is not None and not optimal:
         raise FciError("--time-limit goes with --optimal (the full graph stops at --max-nodes)")
-    load_kernels(quiet)
+    load_kernels(quiet, more="graph" if optimal else None)
     if optimal:
-        from .optimal import load_kernels as load_graph_kernels
-
-        load_graph_kernels(None if quiet else lambda: click.echo(
-            "fci: compiling the perfect-play graph's kernels (first run only)...", err=True))
         limit = OPTIMAL_TIME_LIMIT if time_limit is None else time_limit
         return _optimal_graph(setup, max_nodes, out, labels, quiet, as_json, jobs, limit)
     progress = Progress("graph", enabled=not (quiet or as_json))
@@ -693,7 +702,7 @@ def grade_cmd(setup: Setup, target, time_limit, state_limit, dag_states, quick, 
     from .effort import LIMIT as EFFORT_LIMIT
     from .grade import Stopped, grade
 
-    load_kernels(quiet)
+    load_kernels(quiet, more="grade")
     progress = Progress("grade", enabled=not (quiet or as_json))
     stopped = False
     try:
@@ -763,7 +772,7 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
     cards = resolve_cards(cards_file, plain)
     L = load_layout(layout)
     shark, whale = parse_sea(sea)
-    load_kernels(quiet)
+    load_kernels(quiet, more="grade")
     progress = Progress("generate", enabled=not (quiet or as_json))
     stopped = None
     try:

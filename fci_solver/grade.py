@@ -23,6 +23,7 @@ find deals (benchmarks/RESULTS.md), the effort does.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass, field, fields
 
@@ -36,7 +37,7 @@ from .bitboard.perft import count_within
 from .bitboard.codec import key_of
 from .bitboard.dag import dag_table_size, dag_walk
 from .bitboard.engine import Engine
-from .bitboard.search import SHORT_CHUNK, BitboardSolver
+from .bitboard.search import SHORT_CHUNK, BitboardSolver, compiling
 
 TIERS = ("easy", "medium", "hard", "expert")
 # lowest effort (search states of the hardest decision) of easy, medium, hard, expert; README:
@@ -211,6 +212,30 @@ class _Facts:
     stopped: bool = False
 
 
+_loaded = threading.Event()
+# a position whose full grade calls every kernel a grade uses (the effort line, the decision
+# profile, the random player's walk), in about a tenth of a second once they are compiled
+LOADER_POSITION = "sea: none\npending: none\nmargin: 1\n5 3 2\n. 1 4"
+
+
+def load_kernels(notice=None) -> None:
+    """Compile (first run) or load from numba's cache the kernels a grade uses beyond a solve's,
+    once per process, so that no grade's seconds count a compile (see
+    :func:`.bitboard.search.compiling` for ``notice``): a full grade of a small position on two
+    threads."""
+    if _loaded.is_set():
+        return
+    _loaded.set()  # first, so that the grade below does not come back here
+    from .cards import standard_cards
+    from .position import parse_position_text
+
+    with compiling(notice):
+        try:
+            grade(parse_position_text(LOADER_POSITION), standard_cards(), jobs=2)
+        except Stopped:
+            raise interrupt.Interrupted from None
+
+
 def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | None = None,
           dag_states: int = DEFAULT_DAG_STATES, memory: int | None = None, progress=None,
           tier_only: bool = False, state_limit: int | None = None, stop_band: Band | None = None,
@@ -229,6 +254,7 @@ def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | 
     ``state_limit`` each thread gets an equal share.  Ctrl-C raises :class:`Stopped` with what
     was proven by then.
     """
+    load_kernels()
     t0 = time.perf_counter()
     if dag_states > 0 and not tier_only:
         dag_table_size(dag_states)  # a walk too large for this machine is an error now, not after the rest
