@@ -37,7 +37,7 @@ from .bitboard.perft import count_within
 from .bitboard.codec import key_of
 from .bitboard.dag import dag_table_size, dag_walk
 from .bitboard.engine import Engine
-from .bitboard.search import SHORT_CHUNK, BitboardSolver, compiling
+from .bitboard.search import SHORT_CHUNK, BitboardSolver, load_once
 
 TIERS = ("easy", "medium", "hard", "expert")
 # lowest effort (search states of the hardest decision) of easy, medium, hard, expert; README:
@@ -223,17 +223,16 @@ def load_kernels(notice=None) -> None:
     once per process, so that no grade's seconds count a compile (see
     :func:`.bitboard.search.compiling` for ``notice``): a full grade of a small position on two
     threads."""
-    if _loaded.is_set():
-        return
-    _loaded.set()  # first, so that the grade below does not come back here
     from .cards import standard_cards
     from .position import parse_position_text
 
-    with compiling(notice):
+    def load():
         try:
             grade(parse_position_text(LOADER_POSITION), standard_cards(), jobs=2)
         except Stopped:
             raise interrupt.Interrupted from None
+
+    load_once(_loaded, notice, load)
 
 
 def grade(pos: Position, cards: CardTable, target: int = 1, time_limit: float | None = None,

@@ -34,7 +34,7 @@ from .text import plural
 from .bitboard.keymap import KeyMap
 from .bitboard.codec import key_of
 from .bitboard.engine import Engine
-from .bitboard.search import SHARED_ENTRIES, BitboardSolver, compiling
+from .bitboard.search import SHARED_ENTRIES, BitboardSolver, load_once
 from .bitboard.turns import TurnLister, Turns, spans
 
 
@@ -112,19 +112,18 @@ def load_kernels(notice=None) -> None:
     once per process, so that no build's seconds count a compile (see
     :func:`.bitboard.search.compiling` for ``notice``): the graph of a small position on two
     threads, and a map of settled positions made to grow."""
-    if _loaded.is_set():
-        return
-    _loaded.set()  # first, so that the build below does not come back here
     from .cards import standard_cards
     from .position import parse_position_text
 
-    with compiling(notice):
+    def load():
         try:
             optimal_graph(parse_position_text(LOADER_POSITION), standard_cards(), jobs=2)
         except Stopped:
             raise Interrupted from None
         rows = np.arange(1, 13, dtype=np.uint64).reshape(4, 3)
         KeyMap(bits=2).put(rows, np.zeros(4, np.int8))  # four keys in four slots: it grows
+
+    load_once(_loaded, notice, load)
 
 
 def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, progress=None,

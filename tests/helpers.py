@@ -45,3 +45,24 @@ SMALL = [
     board("7 5 4 3", sea="none", margin=1),
     board("11 9 8\n5 . 6", sea="both"),
 ]
+
+
+COMPILE = 0.5  # the seconds :func:`slow_first_load` pretends a first run's compile takes
+
+
+def slow_first_load(monkeypatch, module) -> float:
+    """Make ``module.load_kernels`` (a grade's or a perfect-play graph's) take :data:`COMPILE`
+    seconds more, as a first run's compile would; returns ``compile_seconds`` before."""
+    import time
+
+    from fci_solver.bitboard import search as bs
+
+    real = module.load_kernels
+
+    def slow(notice=None):
+        with bs.compiling(notice):
+            time.sleep(COMPILE)
+        real(notice)
+
+    monkeypatch.setattr(module, "load_kernels", slow)
+    return bs.compile_seconds

@@ -81,6 +81,17 @@ def compiling(notice=None):
         compile_seconds += time.perf_counter() - t0
 
 
+def load_once(loaded: threading.Event, notice, load) -> None:
+    """Call ``load()`` (which compiles or loads kernels by using them on a small case) under
+    :func:`compiling`, once per process: ``loaded`` is set first, so that the work ``load``
+    calls, which loads the same kernels on its way in, does not come back here."""
+    if loaded.is_set():
+        return
+    loaded.set()
+    with compiling(notice):
+        load()
+
+
 def load_search_kernels(notice=None) -> float:
     """Compile (first run) or load from numba's cache every kernel a solve uses, once per process
     (see :func:`compiling` for ``notice``).  Returns the seconds spent now."""
