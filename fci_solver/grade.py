@@ -37,7 +37,7 @@ from .bitboard.perft import count_within
 from .bitboard.codec import key_of
 from .bitboard.dag import dag_table_size, dag_walk
 from .bitboard.engine import Engine
-from .bitboard.search import SHORT_CHUNK, BitboardSolver, load_once
+from .bitboard.search import SHORT_CHUNK, BitboardSolver, SMALL_LOADER_POSITION, load_once
 
 TIERS = ("easy", "medium", "hard", "expert")
 # lowest effort (search states of the hardest decision) of easy, medium, hard, expert; README:
@@ -213,9 +213,6 @@ class _Facts:
 
 
 _loaded = threading.Event()
-# a position whose full grade calls every kernel a grade uses (the effort line, the decision
-# profile, the random player's walk), in about a tenth of a second once they are compiled
-LOADER_POSITION = "sea: none\npending: none\nmargin: 1\n5 3 2\n. 1 4"
 
 
 def load_kernels(notice=None) -> None:
@@ -228,7 +225,7 @@ def load_kernels(notice=None) -> None:
 
     def load():
         try:
-            grade(parse_position_text(LOADER_POSITION), standard_cards(), jobs=2)
+            grade(parse_position_text(SMALL_LOADER_POSITION), standard_cards(), jobs=2)
         except Stopped:
             raise interrupt.Interrupted from None
 

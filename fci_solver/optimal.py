@@ -34,7 +34,7 @@ from .text import plural
 from .bitboard.keymap import KeyMap
 from .bitboard.codec import key_of
 from .bitboard.engine import Engine
-from .bitboard.search import SHARED_ENTRIES, BitboardSolver, load_once
+from .bitboard.search import SHARED_ENTRIES, BitboardSolver, SMALL_LOADER_POSITION, load_once
 from .bitboard.turns import TurnLister, Turns, spans
 
 
@@ -102,9 +102,6 @@ class Stopped(Incomplete):
 
 
 _loaded = threading.Event()
-# a position whose perfect-play graph calls every kernel of a build (241 positions, 0.05 s warm;
-# the solve's loader position has hundreds of thousands with its sea animals)
-LOADER_POSITION = "sea: none\npending: none\nmargin: 1\n5 3 2\n. 1 4"
 
 
 def load_kernels(notice=None) -> None:
@@ -117,7 +114,7 @@ def load_kernels(notice=None) -> None:
 
     def load():
         try:
-            optimal_graph(parse_position_text(LOADER_POSITION), standard_cards(), jobs=2)
+            optimal_graph(parse_position_text(SMALL_LOADER_POSITION), standard_cards(), jobs=2)
         except Stopped:
             raise Interrupted from None
         rows = np.arange(1, 13, dtype=np.uint64).reshape(4, 3)
