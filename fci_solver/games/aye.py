@@ -238,15 +238,7 @@ def analyse(players: int, hand: tuple[str, ...], alpha: int = 0, force: bool = F
     if not 0 <= alpha < players:
         raise FciError(f"the Alpha's seat must be 0..{players - 1}")
     counts = _counts(hand)
-    est = X.orbit_estimate(players, counts)
-    if not X.fits_int64(players, counts):
-        raise FciError(f"{players} players with {len(hand)} cards each: the exact weights outgrow 64-bit integers "
-                       f"(the round has {X.orders_of(counts)}^{players} orders) and the round would visit about "
-                       f"{est:,} states: use a smaller hand or fewer players")
-    if est > MAX_ORBITS and not force:
-        raise FciError(f"{players} players with {len(hand)} cards each would visit about {est:,} states, more than the "
-                       f"{MAX_ORBITS:,} this analysis takes on without --force (4 players with the full hand: "
-                       f"15,496,033 in about 4 minutes)")
+    _check_size(players, len(hand), counts, force)
     t0 = time.perf_counter()
     expected, layers = X.expected_stars(players, counts, alpha, progress)
     # The game: each seat is the Alpha once, and a seat's stars in a pass depend only on its
@@ -257,33 +249,64 @@ def analyse(players: int, hand: tuple[str, ...], alpha: int = 0, force: bool = F
     out = {"expected": expected, "states": layers.states, "layers": list(layers.per_layer),
            "game_expected": game, "seconds": 0.0}
 
-    wins = {"round": None, "game": (Fraction(1, players),) * players, "note": None}
-    if win:
-        slots = max(1 << 10, 1 << ((int(win_memory * 2 ** 30) // X.SLOT_BYTES).bit_length() - 1))
-        try:
-            wins["round"], wins["entries"] = X.round_win_chances(players, counts, alpha, slots, progress)
-        except X.TooLarge as e:
-            wins["note"] = (f"the round's chances not computed: the exact distribution of (hands, centre, each seat's "
-                            f"deficit to the leader) holds {e.entries:,} entries after pass {e.layer}, and pass "
-                            f"{e.layer + 1} needs more than the {win_memory:g} GiB allowed (--win-memory)")
-    out["win"] = wins
+    out["win"] = _win_chances(players, counts, alpha, win_memory if win else None, progress)
     if lead:
         out["lead"] = X.best_lead(players, counts, alpha, progress)
         out["lead_average"] = expected[alpha]
 
-    start = tuple(counts for _ in range(players))
     kinds_in_hand = [k for k in range(5) if counts[k]]
+    out["first_pass"], out["pure_nash"] = _first_pass(players, kinds_in_hand, alpha)
+    work = size_estimate(players, hand) * len(kinds_in_hand) ** players
+    start = tuple(counts for _ in range(players))
+    out["security"] = _security(players, start, alpha) if work <= SECURITY_WORK else None
+    out["seconds"] = time.perf_counter() - t0
+    return out
+
+
+def _check_size(players: int, cards: int, counts, force: bool) -> None:
+    """Refuse a round whose exact weights outgrow 64-bit integers, or (without ``force``) one
+    that would visit more than :data:`MAX_ORBITS` states."""
+    from . import aye_exact as X
+
+    est = X.orbit_estimate(players, counts)
+    if not X.fits_int64(players, counts):
+        raise FciError(f"{players} players with {cards} cards each: the exact weights outgrow 64-bit integers "
+                       f"(the round has {X.orders_of(counts)}^{players} orders) and the round would visit about "
+                       f"{est:,} states: use a smaller hand or fewer players")
+    if est > MAX_ORBITS and not force:
+        raise FciError(f"{players} players with {cards} cards each would visit about {est:,} states, more than the "
+                       f"{MAX_ORBITS:,} this analysis takes on without --force (4 players with the full hand: "
+                       f"15,496,033 in about 4 minutes)")
+
+
+def _win_chances(players: int, counts, alpha: int, win_memory: float | None, progress) -> dict:
+    """The round's exact win chances where their distribution fits in ``win_memory`` GiB (None:
+    not asked), and the game's (equal shares: every seat is the Alpha once)."""
+    from . import aye_exact as X
+
+    wins = {"round": None, "game": (Fraction(1, players),) * players, "note": None}
+    if win_memory is None:
+        return wins
+    slots = max(1 << 10, 1 << ((int(win_memory * 2 ** 30) // X.SLOT_BYTES).bit_length() - 1))
+    try:
+        wins["round"], wins["entries"] = X.round_win_chances(players, counts, alpha, slots, progress)
+    except X.TooLarge as e:
+        wins["note"] = (f"the round's chances not computed: the exact distribution of (hands, centre, each seat's "
+                        f"deficit to the leader) holds {e.entries:,} entries after pass {e.layer}, and pass "
+                        f"{e.layer + 1} needs more than the {win_memory:g} GiB allowed (--win-memory)")
+    return wins
+
+
+def _first_pass(players: int, kinds_in_hand: list[int], alpha: int) -> tuple[dict, list]:
+    """Every seat's stars in a first pass for each profile of played kinds, and the profiles no
+    seat gains by leaving alone (pure equilibria)."""
     table = {}
     for profile in itertools.product(kinds_in_hand, repeat=players):
         r = resolve_pass(tuple(KINDS[k] for k in profile), alpha, ())
         table[tuple(KINDS[k] for k in profile)] = tuple(r.secured[s] for s in range(players))
     nash = [prof for prof, pay in table.items()
             if all(pay[s] >= table[prof[:s] + (KINDS[k],) + prof[s + 1:]][s] for s in range(players) for k in kinds_in_hand)]
-    out["first_pass"], out["pure_nash"] = table, nash
-    work = size_estimate(players, hand) * len(kinds_in_hand) ** players
-    out["security"] = _security(players, start, alpha) if work <= SECURITY_WORK else None
-    out["seconds"] = time.perf_counter() - t0
-    return out
+    return table, nash
 
 
 def _security(players: int, start, alpha: int) -> list[int]:
