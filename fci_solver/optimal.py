@@ -313,46 +313,14 @@ class _Build:
 
     def run(self) -> nx.DiGraph:
         root = key_of(self.start)
-        m = self.solver.minimum(self.eng, root, self.deadline)
-        self.minimum_states = self.solver.states
-        if m is None:
-            self.G = nx.DiGraph(root=g.node_id(root), minimum=None, settle_states={})
-            self._stop(OutOfTime, "the time limit ran out before the start's minimum was proven")
-        b = self.start.board
-        self.G = nx.DiGraph(root=g.node_id(root), margin=b.margin, height=b.height, width=b.width, minimum=m,
-                            settle_states={})
-        self.depth[root] = 0
+        m = self._minimum(root)
         frontier = [root]
-        # The next positions of one slice are settled on the workers' threads while this thread
-        # lists the slice after it and adds the one before to the graph: Python's part of a build
-        # then runs beside the searches instead of between them.
         for _, s in self.workers:
             s.cancel = self.cancel
         with thread_pool(1) as bg:
             try:
                 while frontier:
-                    turn = self.depth[frontier[0]] + 1
-                    nxt = []
-                    ready = None  # the slice whose next positions are being settled
-                    # a slice of the turn's positions at a time, so the cap and the clock are looked
-                    # at well before a whole turn (millions of next positions late in a deal) is settled
-                    for part in self.lister.runs(np.array(frontier, np.uint64).reshape(-1, 3), SLICE):
-                        check_interrupt()
-                        if ready is not None:
-                            self._collect(ready[1])
-                        self.solver.grow_half_full(self.workers)  # no slice is being settled now
-                        running = (part, bg.submit(self._settle_children, self._todo(part), m, turn))
-                        if ready is not None:
-                            with held():  # a Ctrl-C is taken after the slice is in the graph
-                                nxt += self._expand_all(ready[0], m)
-                        ready = running
-                        # the table the next growth needs is faulted in now, beside the searches
-                        self.solver.prepare_growth(self.workers)
-                    if ready is not None:
-                        self._collect(ready[1])
-                        with held():
-                            nxt += self._expand_all(ready[0], m)
-                    frontier = nxt
+                    frontier = self._turn(frontier, m, bg)
             except Interrupted:
                 # hours of settling are kept: the graph holds every expansion that finished
                 if self.expanded:
@@ -363,6 +331,49 @@ class _Build:
                 # (the workers' solvers are this build's own: their cancel is left set)
                 self.cancel.set()
         return self.G
+
+    def _minimum(self, root: tuple) -> int:
+        """The start's minimum, and the graph with the start in it (:class:`OutOfTime` when the
+        clock runs out first)."""
+        m = self.solver.minimum(self.eng, root, self.deadline)
+        self.minimum_states = self.solver.states
+        if m is None:
+            self.G = nx.DiGraph(root=g.node_id(root), minimum=None, settle_states={})
+            self._stop(OutOfTime, "the time limit ran out before the start's minimum was proven")
+        b = self.start.board
+        self.G = nx.DiGraph(root=g.node_id(root), margin=b.margin, height=b.height, width=b.width, minimum=m,
+                            settle_states={})
+        self.depth[root] = 0
+        return m
+
+    def _turn(self, frontier: list, m: int, bg) -> list:
+        """Expand one turn's positions; returns the next turn's.
+
+        The next positions of one slice are settled on the workers' threads (submitted to ``bg``)
+        while this thread lists the slice after it and adds the one before to the graph: Python's
+        part of a build then runs beside the searches instead of between them.  A slice at a time,
+        so the cap and the clock are looked at well before a whole turn (millions of next
+        positions late in a deal) is settled."""
+        turn = self.depth[frontier[0]] + 1
+        nxt = []
+        ready = None  # the slice whose next positions are being settled
+        for part in self.lister.runs(np.array(frontier, np.uint64).reshape(-1, 3), SLICE):
+            check_interrupt()
+            if ready is not None:
+                self._collect(ready[1])
+            self.solver.grow_half_full(self.workers)  # no slice is being settled now
+            running = (part, bg.submit(self._settle_children, self._todo(part), m, turn))
+            if ready is not None:
+                with held():  # a Ctrl-C is taken after the slice is in the graph
+                    nxt += self._expand_all(ready[0], m)
+            ready = running
+            # the table the next growth needs is faulted in now, beside the searches
+            self.solver.prepare_growth(self.workers)
+        if ready is not None:
+            self._collect(ready[1])
+            with held():
+                nxt += self._expand_all(ready[0], m)
+        return nxt
 
     def _todo(self, part: Turns) -> np.ndarray:
         """The next positions of ``part`` not settled yet, in the order the positions list them."""
