@@ -386,51 +386,68 @@ def perft_cmd(setup: Setup, depth, engine, jobs, memory, quiet, as_json):
       fci perft --random --seed 7 --sea none --depth 2 --engine reference
       fci perft --random --seed 7 --sea none --depth 3 --jobs 2
     """
-    from .bitboard.perft import TooLarge, load_perft_kernels, perft as bb_perft
-
-    rows = []
-    bar = [None]  # the progress line of the level being counted
-
-    def row(d: int, count: int, dt: float) -> None:
-        if bar[0] is not None:
-            bar[0].close()
-            bar[0] = None
-        rows.append({"depth": d, "count": count, "seconds": round(dt, 4), "states_per_second": round(count / dt) if dt > 0 else None})
-        if not as_json:
-            click.echo(f"perft({d}) = {count:>12,}   {dt:8.3f} s   {count / max(dt, 1e-9):>12,.0f} states/s")
-
-    def progress(d: int, found: int) -> None:
-        if bar[0] is None:
-            bar[0] = Progress(f"perft({d})", enabled=not (quiet or as_json))
-        bar[0](found, unit="positions found")
-
-    stopped = None
-    if engine == "reference":
-        for d in range(1, depth + 1):
-            t0 = time.perf_counter()
-            count = search.perft_levels(setup.start, d, setup.cards)[-1]
-            row(d, count, time.perf_counter() - t0)
-    else:
-        load_perft_kernels(setup.start, setup.cards)  # before anything is timed
-        # one run counts every level (each level was counted again from the start before, and
-        # perft(2) with the Whale takes seconds); perft(d)'s seconds are those from the start to
-        # level d, what a run of depth d alone takes
-        t0 = time.perf_counter()
-        try:
-            bb_perft(setup.start, depth, setup.cards, jobs, memory, progress=progress,
-                     each=lambda d, count: row(d, count, time.perf_counter() - t0))
-        except TooLarge as e:
-            stopped = e
-        finally:
-            if bar[0] is not None:
-                bar[0].close()
+    levels = _PerftLevels(as_json, quiet)
+    stopped = _count_levels(setup, depth, engine, jobs, memory, levels)
     if as_json:
-        emit_json({"deal": str(setup.deal) if setup.deal else None, "engine": engine, "sea": sea_list(setup.start.shark, setup.start.whale), "margin": setup.start.board.margin, "jobs": jobs if engine == "bitboard" else 1, "perft": rows,
+        emit_json({"deal": str(setup.deal) if setup.deal else None, "engine": engine, "sea": sea_list(setup.start.shark, setup.start.whale), "margin": setup.start.board.margin, "jobs": jobs if engine == "bitboard" else 1, "perft": levels.rows,
                    **({"complete": False, "stopped": str(stopped)} if stopped else {})})
     if stopped:
         click.echo(f"fci: {stopped}", err=True)
         return EXIT_INEXACT
     return 0
+
+
+class _PerftLevels:
+    """perft's rows as its levels are counted: a line each (unless JSON), and a progress line
+    while a level is being counted."""
+
+    def __init__(self, as_json: bool, quiet: bool):
+        self.as_json, self.quiet = as_json, quiet
+        self.rows: list[dict] = []
+        self.bar = None  # the progress line of the level being counted
+
+    def progress(self, d: int, found: int) -> None:
+        if self.bar is None:
+            self.bar = Progress(f"perft({d})", enabled=not (self.quiet or self.as_json))
+        self.bar(found, unit="positions found")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def row(self, d: int, count: int, dt: float) -> None:
+        self.close()
+        self.rows.append({"depth": d, "count": count, "seconds": round(dt, 4),
+                          "states_per_second": round(count / dt) if dt > 0 else None})
+        if not self.as_json:
+            click.echo(f"perft({d}) = {count:>12,}   {dt:8.3f} s   {count / max(dt, 1e-9):>12,.0f} states/s")
+
+
+def _count_levels(setup: Setup, depth: int, engine: str, jobs: int, memory, levels: _PerftLevels):
+    """Count levels 1..depth into ``levels``; returns the :class:`TooLarge` that stopped the count
+    (the numba engine's --memory), or None."""
+    from .bitboard.perft import TooLarge, load_perft_kernels, perft as bb_perft
+
+    if engine == "reference":
+        for d in range(1, depth + 1):
+            t0 = time.perf_counter()
+            count = search.perft_levels(setup.start, d, setup.cards)[-1]
+            levels.row(d, count, time.perf_counter() - t0)
+        return None
+    load_perft_kernels(setup.start, setup.cards)  # before anything is timed
+    # one run counts every level (each level was counted again from the start before, and
+    # perft(2) with the Whale takes seconds); perft(d)'s seconds are those from the start to
+    # level d, what a run of depth d alone takes
+    t0 = time.perf_counter()
+    try:
+        bb_perft(setup.start, depth, setup.cards, jobs, memory, progress=levels.progress,
+                 each=lambda d, count: levels.row(d, count, time.perf_counter() - t0))
+    except TooLarge as e:
+        return e
+    finally:
+        levels.close()
+    return None
 
 
 GRAPH_STATE_BYTES = 2048  # a state of a networkx graph with its edges: 1.6 GB at 1,000,000 states (ten, seed 3)
