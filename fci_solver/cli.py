@@ -815,16 +815,22 @@ def generate_cmd(difficulty, layout, count, seed, sea, target, margin, cards_fil
                    "puzzles": [{"deal": str(p.deal), "candidates": p.candidates, **p.grade.to_dict()} for p in puzzles],
                    "svg": files, **({"complete": False} if stopped else {})})
     else:
-        for i, p in enumerate(puzzles, 1):
-            click.echo(f"Puzzle {i}: {p.deal}  ({L.name}, sea: {sea}, found after {plural(p.candidates, 'deal')} graded)")
-            click.echo(p.deal.position(margin, shark, whale).grid())
-            for line in _grade_lines(p.grade):
-                click.echo("  " + line)
-            click.echo("")
-        if files:
-            click.echo(f"Wrote {plural(len(files), 'file')}: " + ", ".join(files[:2]) + (", ..." if len(files) > 2 else ""))
+        _puzzles_text(puzzles, L.name, sea, margin, files)
     if stopped:
         _interrupted()
+
+
+def _puzzles_text(puzzles: list, layout: str, sea: str, margin: int, files: list[str]) -> None:
+    """Each puzzle drawn with the facts of its grade, then the files written."""
+    for i, p in enumerate(puzzles, 1):
+        pos = p.deal.position(margin, *parse_sea(sea))
+        click.echo(f"Puzzle {i}: {p.deal}  ({layout}, sea: {sea}, found after {plural(p.candidates, 'deal')} graded)")
+        click.echo(pos.grid())
+        for line in _grade_lines(p.grade):
+            click.echo("  " + line)
+        click.echo("")
+    if files:
+        click.echo(f"Wrote {plural(len(files), 'file')}: " + ", ".join(files[:2]) + (", ..." if len(files) > 2 else ""))
 
 
 def _narrow_turns(p, pos, cards) -> dict:
