@@ -84,13 +84,28 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
     """
     from .bitboard.codec import key_of
     from .bitboard.engine import Engine
-    from .bitboard.turns import TurnLister, spans
 
     cards = cards or standard_cards()
     eng = Engine(start.board, cards)
-    lister = TurnLister(eng)
     root = key_of(start)
     G = nx.DiGraph(root=node_id(root), margin=start.board.margin, height=start.board.height, width=start.board.width)
+    depth, order = _add_edges(G, eng, root, max_nodes, progress)
+    for key in order:
+        G.add_node(node_id(key), **node_attributes(start.board, key, depth[key]))
+    for n in reversed(turn_order(G)):
+        succ = list(G.successors(n))
+        G.nodes[n]["min_result"] = min((G.nodes[s]["min_result"] for s in succ), default=G.nodes[n]["count"])
+    if labels:
+        label_edges(G, start.board, cards, eng)
+    return G
+
+
+def _add_edges(G: nx.DiGraph, eng, root: tuple, max_nodes: int, progress) -> tuple[dict, list]:
+    """Every edge of the graph from ``root``, turn by turn; returns each position's turns from the
+    start, and the positions in the order they were expanded."""
+    from .bitboard.turns import TurnLister, spans
+
+    lister = TurnLister(eng)
     depth = {root: 0}
     frontier = [root]
     order = []
@@ -120,14 +135,7 @@ def build_graph(start: Position, cards: CardTable | None = None, max_nodes: int 
                 if progress:
                     progress(len(depth), None)
         frontier = nxt_frontier
-    for key in order:
-        G.add_node(node_id(key), **node_attributes(start.board, key, depth[key]))
-    for n in reversed(turn_order(G)):
-        succ = list(G.successors(n))
-        G.nodes[n]["min_result"] = min((G.nodes[s]["min_result"] for s in succ), default=G.nodes[n]["count"])
-    if labels:
-        label_edges(G, start.board, cards, eng)
-    return G
+    return depth, order
 
 
 def node_attributes(board, key, depth: int) -> dict:
