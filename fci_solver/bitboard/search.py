@@ -735,6 +735,12 @@ class BitboardSolver:
                         bounds.append(v)
 
         self._join(work, workers)
+        return self._split_answer(kids, workers, lines, found, timed_out, bounds)
+
+    def _split_answer(self, kids: list, workers: list, lines: list, found: list, timed_out: list, bounds: list):
+        """What a pass with the root's turns shared out proved, from what its threads met: a line
+        of the beam's, the least value found below beta with its line, or the least bound when
+        every turn was refuted (as :meth:`_split_pass` returns)."""
         if lines:
             return self._ended(workers[0][0], lines[0])
         if self._regrow and not found:
