@@ -225,24 +225,15 @@ def entry_value(k0, k1, meta, beta, tt, cmask, cellrc, reach, wk, wpos, bc):
     or -1 if unknown; its lower bound; whether it is a game end).
 
     The bound before the table: a probe of a large table is a memory access, and the bound
-    comes from the bound cache where the parent has just computed it; but the table first where
-    the bound is dear (below).  A game end is told from the key, before the generator.
+    comes from the bound cache where the parent has just computed it.  A game end is told from
+    the key, before the generator.
     """
-    # where no card moves a stack (plain rules) the bound's reach analysis runs in full and costs
-    # more than the probe (plain seed 1: 10.1-10.6 -> 8.4-9.1 s); with the standard cards the
-    # bound first is 5-8% faster
-    table_first = cmask[1] == 0
-    if table_first:
-        v = _stored(tt, k0, k1, meta, beta)
-        if v >= 0:
-            return v, v, False
     lb = cached_bound(k0, k1, meta, cmask, cellrc, wk, bc)
     if lb >= beta:
         return lb, lb, False
-    if not table_first:
-        v = _stored(tt, k0, k1, meta, beta)
-        if v >= 0:
-            return v, lb, False
+    v = _stored(tt, k0, k1, meta, beta)
+    if v >= 0:
+        return v, lb, False
     return -1, lb, (meta & 2) == 0 and no_turn(k0, k1, meta, reach, wpos)
 
 
@@ -404,16 +395,14 @@ def _rate_children(ck0, ck1, cmeta, clb, start, end, beta, tt, cmask, cellrc, re
         if v < beta and (cmeta[j] & (PHASE_BIT | 2)) == 0 and no_turn(ck0[j], ck1[j], cmeta[j], reach, wstk):
             v = stack_count(ck0[j], ck1[j]) + GAME_END  # a game end: its exact value
         elif v < beta:
-            if cmask[1] != 0:
-                # the full bound now, not when the child is entered: in a refutation every child
-                # is entered, and most are then cut by this bound; cut here they cost no frame, no
-                # table slot loaded ahead, no ETC probe (the perfect-play graph's searches 9%
-                # faster, solves without sea animals 6%).  Where no card moves a stack the bound
-                # is dear and the table answers first when the child is entered (entry_value):
-                # plain seed 1 took 25% longer with it here.
-                fb = cached_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk, bc)
-                if fb > v:
-                    v = fb
+            # the full bound now, not when the child is entered: in a refutation every child is
+            # entered, and most are then cut by this bound; cut here they cost no frame, no table
+            # slot loaded ahead, no ETC probe (the perfect-play graph's searches 9% faster, solves
+            # without sea animals 6%; plain deals with both sea animals 18-29%, since the bound
+            # became as cheap without abilities as with them)
+            fb = cached_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk, bc)
+            if fb > v:
+                v = fb
             if v < beta:
                 # a child the bound leaves is looked up below or when it is entered: its slot
                 # starts loading now (on a table larger than the caches a lookup waits as long as
