@@ -850,9 +850,27 @@ def test_auto_shares_a_proof_out_by_the_roots_turns_once_lazy_smp_has_had_its_ti
                             lambda self, *a, real=real, name=name: passes.append(name) or real(self, *a))
     pos = Deal.random("standard", 4).position(0, False, True)
     s = bs.BitboardSolver(CARDS.plain(), jobs=2)
-    s.head_start, s.lazy_seconds, s.chunk = (1, 1e9), 0.01, 2000
+    s.parallel, s.head_start, s.lazy_seconds, s.chunk = "auto", (1, 1e9), 0.01, 2000
     r = s.solve(pos)
     assert passes[0] == "_lazy_pass" and "_split_pass" in passes
+    assert r.exact and r.min_remaining == 5 and len(replay_end(pos, r.line, CARDS.plain())) == 5
+
+
+def test_two_threads_share_out_the_roots_turns_right_after_the_head_start(monkeypatch):
+    # the same proof: by default no pass races two move orders through it
+    from fci_solver.bitboard import search as bs
+    from fci_solver.position import Deal
+
+    passes = []
+    for name in ("_lazy_pass", "_split_pass"):
+        real = getattr(bs.BitboardSolver, name)
+        monkeypatch.setattr(bs.BitboardSolver, name,
+                            lambda self, *a, real=real, name=name: passes.append(name) or real(self, *a))
+    pos = Deal.random("standard", 4).position(0, False, True)
+    s = bs.BitboardSolver(CARDS.plain(), jobs=2)
+    s.head_start, s.chunk = (1, 1e9), 2000
+    r = s.solve(pos)
+    assert passes and set(passes) == {"_split_pass"}
     assert r.exact and r.min_remaining == 5 and len(replay_end(pos, r.line, CARDS.plain())) == 5
 
 

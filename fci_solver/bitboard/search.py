@@ -205,11 +205,14 @@ class BitboardSolver:
         # finds one with 4x fewer states (1.4-33x per deal; benchmarks/RESULTS.md).  This is the
         # solver's default; value() takes it per call (grading's first-turn searches).
         self.near_first = False
-        # How jobs > 1 share a solve: "lazy" runs every thread on the whole tree in its own move
-        # order (Lazy SMP), "split" gives the root's turns out among the threads, "auto" is Lazy
-        # SMP for lazy_seconds, then split: two move orders (and the beam) find lines sooner, but
-        # a long proof is shared out 2.2x faster than two orders race through it (RESULTS.md)
-        self.parallel = "auto"
+        # How jobs > 1 share a solve after the head start: "lazy" runs every thread on the whole
+        # tree in its own move order (Lazy SMP), "split" gives the root's turns out among the
+        # threads, "auto" is Lazy SMP for lazy_seconds, then split.  Two move orders find lines
+        # sooner, but the head start (both orders in turn, the beam on the other core) finds
+        # nearly every line now, and what is left is long proofs, shared out faster by split:
+        # plain deals 11-30 with both sea animals took 15-19% less time than with "auto", the
+        # batches of every layout the same (benchmarks/RESULTS.md)
+        self.parallel = "split"
         self.lazy_seconds = LAZY_SECONDS
         # solve() on one thread takes turns between both move orders in slices of this many states
         # (0: only the solver's own order; see _run_both_orders)
