@@ -836,28 +836,10 @@ def test_a_parallel_solve_of_a_full_deal_agrees(seed, parallel):
     assert len(replay_end(pos, two.line)) == two.min_remaining
 
 
-def test_auto_shares_a_proof_out_by_the_roots_turns_once_lazy_smp_has_had_its_time(monkeypatch):
-    # Without abilities and with the Whale alone, deal 4 on a board with no margin ends with 5
-    # stacks against a bound of 1: the solve is mostly proofs, which two threads finish about 2x
-    # sooner by sharing out the root's turns than by racing two move orders through them.
-    from fci_solver.bitboard import search as bs
-    from fci_solver.position import Deal
-
-    passes = []
-    for name in ("_lazy_pass", "_split_pass"):
-        real = getattr(bs.BitboardSolver, name)
-        monkeypatch.setattr(bs.BitboardSolver, name,
-                            lambda self, *a, real=real, name=name: passes.append(name) or real(self, *a))
-    pos = Deal.random("standard", 4).position(0, False, True)
-    s = bs.BitboardSolver(CARDS.plain(), jobs=2)
-    s.parallel, s.head_start, s.lazy_seconds, s.chunk = "auto", (1, 1e9), 0.01, 2000
-    r = s.solve(pos)
-    assert passes[0] == "_lazy_pass" and "_split_pass" in passes
-    assert r.exact and r.min_remaining == 5 and len(replay_end(pos, r.line, CARDS.plain())) == 5
-
-
-def test_two_threads_share_out_the_roots_turns_right_after_the_head_start(monkeypatch):
-    # the same proof: by default no pass races two move orders through it
+def _passes_of_a_proof(monkeypatch, **attributes) -> list[str]:
+    """The passes a two-thread solve runs, in order, on a deal that is mostly proofs: without
+    abilities and with the Whale alone, deal 4 on a board with no margin ends with 5 stacks
+    against a bound of 1."""
     from fci_solver.bitboard import search as bs
     from fci_solver.position import Deal
 
@@ -869,9 +851,23 @@ def test_two_threads_share_out_the_roots_turns_right_after_the_head_start(monkey
     pos = Deal.random("standard", 4).position(0, False, True)
     s = bs.BitboardSolver(CARDS.plain(), jobs=2)
     s.head_start, s.chunk = (1, 1e9), 2000
+    for k, v in attributes.items():
+        setattr(s, k, v)
     r = s.solve(pos)
-    assert passes and set(passes) == {"_split_pass"}
     assert r.exact and r.min_remaining == 5 and len(replay_end(pos, r.line, CARDS.plain())) == 5
+    return passes
+
+
+def test_two_threads_share_out_the_roots_turns_right_after_the_head_start(monkeypatch):
+    # two threads racing two move orders through the same proof repeat each other's work: by
+    # default no pass does
+    passes = _passes_of_a_proof(monkeypatch)
+    assert passes and set(passes) == {"_split_pass"}
+
+
+def test_auto_shares_a_proof_out_by_the_roots_turns_once_lazy_smp_has_had_its_time(monkeypatch):
+    passes = _passes_of_a_proof(monkeypatch, parallel="auto", lazy_seconds=0.01)
+    assert passes[0] == "_lazy_pass" and "_split_pass" in passes
 
 
 def replay_end(pos, line, cards=CARDS):
