@@ -64,6 +64,44 @@ def _frame_value(fs, fn, flo, fhi, fbest, d, k0, k1, meta, ended, target):
     return fs[d] / fn[d], 1, lo, hi, fbest[d]
 
 
+@njit(**INLINED)
+def _open_frame(k0, k1, meta, start, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta,
+                cap, wpos, wstk, wboard, nogrp, ctl, max_nodes, stop):
+    """List a newly entered state's children from ``start`` and count it as visited: the end of
+    its children, or -1 when the walk must stop (``ctl[1]`` says why)."""
+    end = gen_children_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, start,
+                            cap, wpos, wstk, wboard, nogrp)
+    if end > cap:
+        ctl[1] = 3
+        return -1
+    ctl[0] += 1
+    if ctl[0] > max_nodes:
+        ctl[1] = 4
+        return -1
+    if (ctl[0] & 4095) == 0 and stop[0] != 0:
+        ctl[1] = 5
+        return -1
+    return end
+
+
+@njit(**INLINED)
+def _lost_child(ck0, ck1, cmeta, j, start, lb, ab, prey, mid, bydist, dstart, maxd, cap,
+                wpos, wstk, wboard, nogrp, dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot):
+    """The number of turns child ``j`` stands for in its parent's total when its bound exceeds the
+    target (chance 0, no winning line): 1, or an after-Whale node's turns, which are counted by
+    listing them from ``start`` and stored at ``slot``; -1 when they do not fit."""
+    if (cmeta[j] & PHASE_BIT) == 0:
+        return 1
+    # the turns through a lost after-Whale node still count in the parent's total
+    e = gen_children_into(ck0[j], ck1[j], cmeta[j], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta,
+                          start, cap, wpos, wstk, wboard, nogrp)
+    if e > cap:
+        return -1
+    n = e - start
+    _dag_put(dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot, ck0[j], ck1[j], cmeta[j], 0.0, n, 99, -1, lb)
+    return n
+
+
 @njit(cache=True, nogil=True)
 def dag_walk(root0, root1, rootmeta, target, max_nodes,
              ck0, ck1, cmeta, ab, prey, mid, bydist, dstart, maxd, cmask, cellrc,
@@ -84,7 +122,6 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
     2 pruned children.  ``stop[0]`` set by another thread stops the walk within a few thousand
     nodes (a walk takes seconds in one call: Ctrl-C and a time limit are answered here).
     """
-    cap = ck0.shape[0]
     MAXF = 64
     wk = np.empty(WORK, np.int64)
     # the generator's work arrays, once per walk rather than once per node
@@ -103,6 +140,18 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
     flo = np.zeros(MAXF, np.int64)
     fhi = np.zeros(MAXF, np.int64)
     fbest = np.zeros(MAXF, np.int64)
+    _walk(root0, root1, rootmeta, target, max_nodes, ck0, ck1, cmeta, ab, prey, mid, bydist, dstart, maxd, cmask,
+          cellrc, dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, ctl, stop, wk, wpos, wstk, wboard, nogrp,
+          fk0, fk1, fm, fstart, fend, fnext, fs, fn, flo, fhi, fbest)
+
+
+@njit(**HOT)
+def _walk(root0, root1, rootmeta, target, max_nodes, ck0, ck1, cmeta, ab, prey, mid, bydist, dstart, maxd, cmask,
+          cellrc, dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, ctl, stop, wk, wpos, wstk, wboard, nogrp,
+          fk0, fk1, fm, fstart, fend, fnext, fs, fn, flo, fhi, fbest):
+    """:func:`dag_walk`'s loop over an explicit stack of frames (``fk0`` ... ``fbest``, one entry a
+    depth), with its work arrays made: it allocates nothing, so it runs without reference counts."""
+    cap = ck0.shape[0]
     d = 0
     fk0[0] = root0
     fk1[0] = root1
@@ -112,21 +161,13 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
     while True:
         if new:
             new = False
-            end = gen_children_into(fk0[d], fk1[d], fm[d], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta, fstart[d],
-                                    cap, wpos, wstk, wboard, nogrp)
-            if end > cap:
-                ctl[1] = 3
+            end = _open_frame(fk0[d], fk1[d], fm[d], fstart[d], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta,
+                              cap, wpos, wstk, wboard, nogrp, ctl, max_nodes, stop)
+            if end < 0:
                 return
             fend[d] = end
             fnext[d] = fstart[d]
             _fold_start(fs, fn, flo, fhi, fbest, d)
-            ctl[0] += 1
-            if ctl[0] > max_nodes:
-                ctl[1] = 4
-                return
-            if (ctl[0] & 4095) == 0 and stop[0] != 0:
-                ctl[1] = 5
-                return
         if fnext[d] < fend[d]:
             j = fnext[d]
             fnext[d] = j + 1
@@ -135,11 +176,7 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
                 ctl[1] = 4
                 return
             if dtag[slot] != 0:
-                s = ds[slot]
-                n = dn[slot]
-                lo = dlo[slot]
-                hi = dhi[slot]
-                best = dbest[slot]
+                s, n, lo, hi, best = ds[slot], dn[slot], dlo[slot], dhi[slot], dbest[slot]
             else:
                 lb = lower_bound(ck0[j], ck1[j], cmeta[j], cmask, cellrc, wk)
                 if lb <= target:
@@ -151,18 +188,12 @@ def dag_walk(root0, root1, rootmeta, target, max_nodes,
                     new = True
                     continue
                 ctl[2] += 1
-                s = 0.0
-                n = 1
-                if (cmeta[j] & PHASE_BIT) != 0:
-                    # the turns through a lost after-Whale node still count in the parent's total
-                    e = gen_children_into(ck0[j], ck1[j], cmeta[j], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cmeta,
-                                          fend[d], cap, wpos, wstk, wboard, nogrp)
-                    if e > cap:
-                        ctl[1] = 3
-                        return
-                    n = e - fend[d]
-                    _dag_put(dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot, ck0[j], ck1[j], cmeta[j], 0.0, n, 99, -1, lb)
-                lo, hi, best = 99, -1, lb
+                n = _lost_child(ck0, ck1, cmeta, j, fend[d], lb, ab, prey, mid, bydist, dstart, maxd, cap,
+                                wpos, wstk, wboard, nogrp, dk0, dk1, dtag, ds, dn, dlo, dhi, dbest, slot)
+                if n < 0:
+                    ctl[1] = 3
+                    return
+                s, lo, hi, best = 0.0, 99, -1, lb
             _fold(fs, fn, flo, fhi, fbest, d, s, n, lo, hi, best)
             continue
         # frame finished: its own value
