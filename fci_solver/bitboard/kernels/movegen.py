@@ -526,6 +526,56 @@ def gen_turns_into(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, ou
     return end
 
 
+@njit(**INLINED)
+def _whale_half_steps(k0, k1, m, pos, stk, board, ncells, prey, mid, out_k0, out_k1, out_meta, n, cap, grp, beta,
+                      cmask, cellrc, wk, skip, out_lb):
+    """The Whale's half-steps of a full state with the Whale still to come, listed from ``n`` (see
+    :func:`gen_children_below`); returns the new end of the children."""
+    n_eats = n
+    # Whale before the eat: a half-step to an after-Whale node, kept only where an eat follows.
+    after = (m & ~np.int64(2)) | PHASE_BIT
+    # a Whale move changes no top either: all its half-steps share one bound
+    cut = False
+    b = INF
+    if beta < INF:
+        b = discard_bound(k0, k1, after, cmask, cellrc, wk, beta)
+        cut = b >= beta
+    skipped = skip[1] if cut else 0
+    for s in range(NCARDS):
+        c = pos[s]
+        if c < 0:
+            continue
+        # An eat among the other stacks, with this one lifted off the board, is still there
+        # wherever it lands (a stack on a cell never stops an eat; it can only be the one a
+        # lynx jumps over): then every landing cell is kept without looking.
+        board[c] = -1
+        pos[s] = -1
+        others = has_eat(pos, board, after, prey, mid)
+        for t in range(ncells):
+            if board[t] >= 0 or t == c:
+                continue
+            board[t] = s
+            pos[s] = t
+            if others or has_eat(pos, board, after, prey, mid):
+                if cut:
+                    skip[1] += 1
+                else:
+                    w0, w1 = _with_byte(k0, k1, s, 1 + 2 * t + stk[s])
+                    n = _emit(w0, w1, after, out_k0, out_k1, out_meta, n, cap)
+            board[t] = -1
+        pos[s] = c
+        board[c] = s
+    if cut and skip[1] > skipped and b < skip[0]:
+        skip[0] = b
+    if beta < INF:
+        for j in range(n_eats, min(n, cap)):
+            out_lb[j] = b
+    if grp.shape[0] > 0:
+        for j in range(n_eats, min(n, cap)):
+            grp[j] = NCARDS  # the Whale's half-steps come last
+    return n
+
+
 @njit(**HOT)
 def gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0, out_k1, out_meta, start, cap,
                        pos, stk, board, grp, beta, cmask, cellrc, wk, skip, out_lb, once):
@@ -539,7 +589,6 @@ def gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0
     the other reaches the same position (see :func:`_ability`).  skip: int64[3] (skip[2] is
     scratch).  On a ring board, nodes with about 900 children, nearly all such, were most of the
     time of the slowest deal (benchmarks/RESULTS.md)."""
-    ncells = bydist.shape[0]
     k0 = np.uint64(k0)
     k1 = np.uint64(k1)
     decode(k0, k1, pos, stk, board)
@@ -549,47 +598,7 @@ def gen_children_below(k0, k1, meta, ab, prey, mid, bydist, dstart, maxd, out_k0
     m = np.int64(meta)
     n = _eats(pos, stk, board, m & 31, k0, k1, ab, prey, mid, out_k0, out_k1, out_meta, start, cap, bydist, dstart, maxd, grp,
               beta, cmask, cellrc, wk, skip, out_lb, once)
-    n_eats = n
     if (m & PHASE_BIT) == 0 and ((m >> 1) & 1) == 1:
-        # Whale before the eat: a half-step to an after-Whale node, kept only where an eat follows.
-        after = (m & ~np.int64(2)) | PHASE_BIT
-        # a Whale move changes no top either: all its half-steps share one bound
-        cut = False
-        b = INF
-        if beta < INF:
-            b = discard_bound(k0, k1, after, cmask, cellrc, wk, beta)
-            cut = b >= beta
-        skipped = skip[1] if cut else 0
-        for s in range(NCARDS):
-            c = pos[s]
-            if c < 0:
-                continue
-            # An eat among the other stacks, with this one lifted off the board, is still there
-            # wherever it lands (a stack on a cell never stops an eat; it can only be the one a
-            # lynx jumps over): then every landing cell is kept without looking.
-            board[c] = -1
-            pos[s] = -1
-            others = has_eat(pos, board, after, prey, mid)
-            for t in range(ncells):
-                if board[t] >= 0 or t == c:
-                    continue
-                board[t] = s
-                pos[s] = t
-                if others or has_eat(pos, board, after, prey, mid):
-                    if cut:
-                        skip[1] += 1
-                    else:
-                        w0, w1 = _with_byte(k0, k1, s, 1 + 2 * t + stk[s])
-                        n = _emit(w0, w1, after, out_k0, out_k1, out_meta, n, cap)
-                board[t] = -1
-            pos[s] = c
-            board[c] = s
-        if cut and skip[1] > skipped and b < skip[0]:
-            skip[0] = b
-        if beta < INF:
-            for j in range(n_eats, min(n, cap)):
-                out_lb[j] = b
-        if grp.shape[0] > 0:
-            for j in range(n_eats, min(n, cap)):
-                grp[j] = NCARDS  # the Whale's half-steps come last
+        n = _whale_half_steps(k0, k1, m, pos, stk, board, bydist.shape[0], prey, mid, out_k0, out_k1, out_meta, n,
+                              cap, grp, beta, cmask, cellrc, wk, skip, out_lb)
     return n
