@@ -46,12 +46,13 @@ def next_positions(pkg: str, turn: int, every: int) -> np.ndarray:
     got = []
     inner = optimal._Build._settle_children
 
-    def keep(self, todo, m, t):
+    def keep(self, todo, *rest):  # (answers,) m, turn: trees before 2026-12-07 have no answers
+        t = rest[-1]
         if t == turn:
             got.append(todo.copy())
         if t > turn:
             raise optimal.OutOfTime("enough", self.G, {})
-        return inner(self, todo, m, t)
+        return inner(self, todo, *rest)
 
     optimal._Build._settle_children = keep
     try:

@@ -310,6 +310,9 @@ class _Build:
         self.G = None
         # set when the build stops while a slice is being settled: its searches stop at their next chunk
         self.cancel = threading.Event()
+        # the slice being settled: (its turns, the next positions asked, their answers so far, -1
+        # where none yet), kept until its answers are taken, so that a stop loses none of them
+        self.pending = None
 
     def run(self) -> nx.DiGraph:
         root = key_of(self.start)
@@ -323,6 +326,7 @@ class _Build:
                     frontier = self._turn(frontier, m, bg)
             except Interrupted:
                 # hours of settling are kept: the graph holds every expansion that finished
+                self._keep_settled(m)
                 if self.expanded:
                     self._stop(Stopped, "stopped by Ctrl-C")
                 raise
@@ -360,9 +364,11 @@ class _Build:
         for part in self.lister.runs(np.array(frontier, np.uint64).reshape(-1, 3), SLICE):
             check_interrupt()
             if ready is not None:
-                self._collect(ready[1])
+                self._collect(ready[1], m)
             self.solver.grow_half_full(self.workers)  # no slice is being settled now
-            running = (part, bg.submit(self._settle_children, self._todo(part), m, turn))
+            todo = self._todo(part)
+            self.pending = (part, todo, np.full(len(todo), -1, np.int8))
+            running = (part, bg.submit(self._settle_children, todo, self.pending[2], m, turn))
             if ready is not None:
                 with held():  # a Ctrl-C is taken after the slice is in the graph
                     nxt += self._expand_all(ready[0], m)
@@ -370,7 +376,7 @@ class _Build:
             # the table the next growth needs is faulted in now, beside the searches
             self.solver.prepare_growth(self.workers)
         if ready is not None:
-            self._collect(ready[1])
+            self._collect(ready[1], m)
             with held():
                 nxt += self._expand_all(ready[0], m)
         return nxt
@@ -379,14 +385,15 @@ class _Build:
         """The next positions of ``part`` not settled yet, in the order the positions list them."""
         return part.children[self.keeps.get(part.children) < 0]
 
-    def _settle_children(self, todo: np.ndarray, m: int, turn: int) -> tuple:
+    def _settle_children(self, todo: np.ndarray, answers: np.ndarray, m: int, turn: int) -> tuple:
         """Whether each of ``todo``, next positions of positions before ``turn``, keeps the
-        minimum (run on a thread of its own); the states it took count for that turn."""
+        minimum, written into ``answers`` as they come (run on a thread of its own); the states it
+        took count for that turn."""
         base = len(self.keeps)
         tick = (lambda n: self.progress(base + n, None)) if self.progress else None
         before = self._worker_states()
         try:
-            return todo, _settle(self.workers, todo, m, tick, self.deadline)
+            return todo, _settle(self.workers, todo, m, tick, self.deadline, answers)
         finally:
             by_turn = self.G.graph["settle_states"]
             by_turn[turn] = by_turn.get(turn, 0) + self._worker_states() - before
@@ -401,13 +408,31 @@ class _Build:
         return {"states": self.solver.states, "minimum_states": self.minimum_states,
                 "settled": len(self.keeps), "seconds": round(seconds, 3)}
 
-    def _collect(self, future) -> None:
+    def _collect(self, future, m: int) -> None:
         """Wait for a slice's settling and take its answers."""
         try:
             todo, keeps = future.result()
         except _OutOfTime:
+            self._keep_settled(m)
             self._stop(OutOfTime, "the time limit ran out; raise --time-limit")
+        self.pending = None
         self.keeps.put(todo, keeps)
+
+    def _keep_settled(self, m: int) -> None:
+        """When the build stops while a slice is settled (the clock, Ctrl-C): keep the next
+        positions it had settled, and add to the graph its positions whose next positions are
+        all settled.  A slice can be minutes of searches early in a deal."""
+        if self.pending is None:
+            return
+        part, todo, answers = self.pending
+        self.pending = None
+        answers = answers.copy()  # Ctrl-C does not wait for the threads: a run may still come in
+        done = answers >= 0
+        self.keeps.put(todo[done], answers[done])
+        try:
+            self._expand_all(settled_positions(part, self.keeps.get(part.child) >= 0), m)
+        except CapReached:
+            pass  # the stop is the clock's or Ctrl-C's; the counts say how many were found
 
     def _expand_all(self, part: Turns, m: int) -> list:
         """Add the positions of ``part`` with their keeping edges; returns their next positions
@@ -457,12 +482,24 @@ class _Build:
         raise e
 
 
-def _settle(workers: list, keys: np.ndarray, m: int, tick=None, deadline: float | None = None) -> np.ndarray:
+def settled_positions(part: Turns, settled: np.ndarray) -> Turns:
+    """The positions of ``part`` all of whose rows are ``settled`` (a bool per row), with their
+    rows."""
+    n = part.positions.shape[0]
+    whole = np.bincount(part.parent[~settled], minlength=n) == 0
+    rows = whole[part.parent]
+    index = np.cumsum(whole) - 1
+    return Turns(part.positions[whole], index[part.parent[rows]], part.child[rows], part.turns[rows],
+                 part.children, part.first[rows])
+
+
+def _settle(workers: list, keys: np.ndarray, m: int, tick=None, deadline: float | None = None,
+            out: np.ndarray | None = None) -> np.ndarray:
     """Whether each of ``keys`` (rows of uint64 ``[k0, k1, meta]``) can still reach ``m`` stacks
-    (int8, 1 or 0): an exact search each, shared among the (engine, solver) ``workers``, one
-    thread each; ``tick(n)`` with the number settled so far.  Raises :class:`_OutOfTime` when
-    ``deadline`` passes or a worker's ``cancel`` is set (the build stopped while these were
-    settled).
+    (int8, 1 or 0, written into ``out`` as each run is settled when it is given): an exact search
+    each, shared among the (engine, solver) ``workers``, one thread each; ``tick(n)`` with the
+    number settled so far.  Raises :class:`_OutOfTime` when ``deadline`` passes or a worker's
+    ``cancel`` is set (the build stopped while these were settled).
 
     Each run of keys is first answered by one kernel call (the bound, the table, game ends), and
     those left are searched one after another by another: late in the game most next positions
@@ -472,7 +509,7 @@ def _settle(workers: list, keys: np.ndarray, m: int, tick=None, deadline: float 
     lock = threading.Lock()
     done = [0]
     taken = [0]  # keys given out to the threads
-    out = np.zeros(len(keys), np.int8)
+    out = np.zeros(len(keys), np.int8) if out is None else out
 
     def run(e: Engine, s: BitboardSolver) -> None:
         # each thread takes the next run of keys when it is free: neighbouring keys share

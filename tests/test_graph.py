@@ -382,9 +382,9 @@ def test_perfect_play_graph_cap_stops_the_slice_being_settled(monkeypatch):
         ended.append("done")
         return out
 
-    def asking(self, future):
+    def asking(self, future, m):
         asked[len(ended)].set()
-        return collect(self, future)
+        return collect(self, future, m)
 
     o.load_kernels()  # the loader builds a graph itself: its slices are not the ones counted here
     monkeypatch.setattr(o, "_settle", waiting)
@@ -393,6 +393,43 @@ def test_perfect_play_graph_cap_stops_the_slice_being_settled(monkeypatch):
     with pytest.raises(o.CapReached):
         o.optimal_graph(SMALL[1], CARDS, max_nodes=200)  # 1 + 89 positions to turn 1, 932 kept after turn 2
     assert ended[-1] == "stopped" and ended.count("stopped") == 1 and "done" in ended
+
+
+@pytest.mark.parametrize("stop, raised", [("clock", "OutOfTime"), ("ctrl-c", "Stopped")])
+@pytest.mark.parametrize("share", ["all", "half"])
+def test_a_build_stopped_while_a_slice_is_settled_keeps_what_it_settled(monkeypatch, stop, raised, share):
+    # A slice early in a deal can take minutes.  When the clock runs out (or Ctrl-C comes) while
+    # it is being settled, the next positions settled so far are kept and counted, and a position
+    # of the slice whose next positions are all settled is added to the graph.  Here the fourth
+    # settling (turn 2's third position: one position a slice) settles all or half of its next
+    # positions and then stops.
+    from fci_solver import optimal as o
+    from fci_solver.interrupt import Interrupted
+
+    whole = o.optimal_graph(SMALL[1], CARDS)
+    settle, sizes = o._settle, []
+
+    def stopping(workers, keys, m, tick=None, deadline=None, out=None):
+        sizes.append(len(keys))
+        if len(sizes) < 4:
+            return settle(workers, keys, m, tick, deadline, out)
+        h = len(keys) if share == "all" else len(keys) // 2
+        settle(workers, keys[:h], m, None, None, out[:h])
+        raise o._OutOfTime if stop == "clock" else Interrupted
+
+    o.load_kernels()  # the loader builds a graph itself: its slices are not the ones counted here
+    monkeypatch.setattr(o, "_settle", stopping)
+    monkeypatch.setattr(o, "SLICE", 8)  # a position a slice
+    with pytest.raises(getattr(o, raised)) as e:
+        o.optimal_graph(SMALL[1], CARDS, max_nodes=10**6)
+    c = e.value.counts
+    kept = sum(sizes[:3]) + (sizes[3] if share == "all" else sizes[3] // 2)
+    assert c["settled"] == e.value.stats["settled"] == kept
+    # the start and turn 2's first two positions, and the third once all its next positions are in
+    assert c["expanded"] == (4 if share == "all" else 3)
+    for n, d in e.value.partial.nodes(data=True):
+        assert (d["options"], d["keeping"]) == (whole.nodes[n]["options"], whole.nodes[n]["keeping"])
+        assert set(e.value.found.succ[n]) == set(whole.succ[n])
 
 
 def test_perfect_play_graph_time_limit_gives_partial_counts():
