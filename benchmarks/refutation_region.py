@@ -294,7 +294,8 @@ def _ahead(k0, k1, meta, cmask, reach, wk, E):
         while y:
             q = K._lowest(y)
             y &= y - 1
-            v = K._fewest_stuck(tops & ~(1 << q), stacked | (1 << e), discards, wk, True) - less
+            # paid 0: as measured (2026-12-05), before a discarded source took its discards with it
+            v = K._fewest_stuck(tops & ~(1 << q), stacked | (1 << e), discards, wk, True, 0, 0) - less
             if v < best:
                 best = v
     return best
@@ -314,7 +315,7 @@ def _bound_with_eaters(k0, k1, meta, cmask, wk, geometry):
     """The full bound's count for a child, with the eaters in wk (its parent's) when ``geometry``."""
     tops, stacked = tops_of(k0, k1)
     discards, less = _discards_and_shark(tops, meta, cmask)
-    return K._fewest_stuck(tops, stacked, discards, wk, not geometry) - less
+    return K._fewest_stuck(tops, stacked, discards, wk, not geometry, 0, 0) - less
 
 
 def ahead(eng, keys) -> None:

@@ -44,6 +44,9 @@ def next_positions(pkg: str, turn: int, every: int) -> np.ndarray:
     cards = importlib.import_module(pkg + ".cards").standard_cards()
     start = importlib.import_module(pkg + ".position").Deal.parse("standard", DEAL).position(2, False, False)
     got = []
+    if hasattr(optimal, "load_kernels"):
+        # its warm-up builds a small graph of its own, whose turns must not be the ones kept here
+        optimal.load_kernels()
     inner = optimal._Build._settle_children
 
     def keep(self, todo, *rest):  # (answers,) m, turn: trees before 2026-12-07 have no answers

@@ -174,22 +174,33 @@ def _stuck(tops: set[int], eaters: dict[int, set[int]]) -> set[int]:
 
 
 def _fewest_stuck(tops: set[int], unstacked: set[int], discards: int, eaters: dict[int, set[int]],
-                  below: int = 16, depth: int = 0) -> int:
+                  shares: dict[int, int] | None = None, below: int = 16, depth: int = 0) -> int:
     """The fewest stuck tops left after discarding at most ``discards`` unstacked tops.
 
     Discarding a top that some top can eat never helps (it would be eaten anyway, and it may be
     someone's eater), so only stuck tops are discarded, highest first.  A discarded top never
     ate (it would be stacked), so it eats nothing: tops it could have eaten may become stuck.
+    Nor did it discard anything: a discard source (``shares``: each one's share of ``discards``)
+    takes its share with it, and a discard that only its own share could pay for never happens.
     """
+    shares = shares or {}
     stuck = _stuck(tops, eaters)
     if depth == DISCARD_DEPTH:
         return len(stuck - unstacked) + max(0, len(stuck & unstacked) - discards)
     best = len(stuck)
-    if discards:
-        for u in stuck & unstacked:
-            if u < below:
-                best = min(best, _fewest_stuck(tops - {u}, unstacked, discards - 1, eaters, u, depth + 1))
+    for u in stuck & unstacked:
+        left = discards - 1 - shares.get(u, 0)
+        if u < below and left >= 0:
+            best = min(best, _fewest_stuck(tops - {u}, unstacked, left, eaters, shares, u, depth + 1))
     return best
+
+
+def discard_shares(tops: set[int], cards: CardTable, shark: bool) -> dict[int, int]:
+    """Each discard source's share of the discards: a Lizard discards once per eat, a Raccoon's
+    trigger needs a Raccoon eat first, and a card eats at most as many times as there are tops
+    1-3 below it now, plus one with the Shark."""
+    return {c: sum(1 for d in (1, 2, 3) if c - d in tops) + (1 if shark else 0)
+            for c in discard_sources(cards) & tops}
 
 
 def lower_bound(pos: Position, cards: CardTable) -> int:
@@ -217,15 +228,13 @@ def lower_bound(pos: Position, cards: CardTable) -> int:
     """
     tops = {s.card for s in pos.stacks}
     unstacked = {s.card for s in pos.stacks if not s.stacked}
-    discards = 1 if pos.pending == "raccoon" else 0
-    for c in discard_sources(cards):
-        if c in tops:
-            discards += sum(1 for d in (1, 2, 3) if c - d in tops) + (1 if pos.shark else 0)
-    n = _fewest_stuck(tops, unstacked, discards, _plain_eaters(tops))
+    shares = discard_shares(tops, cards, pos.shark)
+    discards = (1 if pos.pending == "raccoon" else 0) + sum(shares.values())
+    n = _fewest_stuck(tops, unstacked, discards, _plain_eaters(tops), shares)
     if n < len(tops) and not pos.whale:
         eaters = still_eaters(pos, cards, pos.shark)
         if eaters is not None:
-            n = _fewest_stuck(tops, unstacked, discards, eaters)
+            n = _fewest_stuck(tops, unstacked, discards, eaters, shares)
     if pos.shark and len(tops) >= 2:
         n -= 1
     return max(1, n)

@@ -561,6 +561,19 @@ def test_a_discarded_top_never_ate_so_its_prey_stays():
     assert brute_minimum(p) == 2
 
 
+def test_a_discarded_lizard_or_raccoon_never_discarded_anything():
+    # 3, 8 and 15 are stuck (nothing 4-6, 9-11 or above 15).  The Raccoon (8) eats at most twice
+    # (the 7, and once with the Shark), so two discards may follow.  Discarding the 8 and then the
+    # 7 would leave only 3 and 15 stuck, one of them for the Shark: 1 stack.  But a discarded 8
+    # never ate, so it set off no discard: the two discards were its own.  Any other discard leaves
+    # a new top stuck (the 2 behind the 3, the 14 behind the 15): 3 stuck, 2 with the Shark.
+    from helpers import board
+    p = board("8 3 7 13 15\n0 1 14 12 2", sea="shark")
+    assert both_bounds(p) == ReferenceSolver(CARDS).solve(p).min_remaining == 2
+    # the effort's bound (the one the tiers were calibrated with) still lets the 8 go
+    assert Engine(p.board, CARDS).calibrated().lower_bound(key_of(p)) == 1
+
+
 def test_the_near_first_spread_sums_each_top_s_distance_to_its_nearest_eater():
     # the ordering's tie-break: for each top with an eater on top (a card 1-3 above it), the
     # Manhattan distance to the nearest such eater, less one; checked on positions of random play

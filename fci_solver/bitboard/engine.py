@@ -89,9 +89,10 @@ def card_arrays(cards: CardTable):
         ab[3, c.value] = K.BIG if c.max is None else c.max
         ab[4, c.value] = c.count
         ab[5, c.value] = EFFECTS.index(c.effect) + 1 if c.ability == "pending" else 0
-    cmask = np.zeros(4, np.int64)
+    cmask = np.zeros(5, np.int64)
     for v in discard_sources(cards):
         cmask[0] |= 1 << v
+        cmask[4] |= 1 << v
     for v in mover_cards(cards):
         cmask[1] |= 1 << v
     for v in self_movers(cards):
@@ -136,6 +137,7 @@ class Engine:
         t = self.copy()
         t.cmask = self.cmask.copy()
         t.cmask[3] = -1
+        t.cmask[4] = 0  # nor does a discarded Lizard or Raccoon take its own discards with it
         return t
 
     def buffers(self, cap: int = CHILD_CAP):

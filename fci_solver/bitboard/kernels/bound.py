@@ -19,7 +19,9 @@ def lower_bound(k0, k1, meta, cmask, cellrc, wk):
     """Same bound as :func:`fci_solver.bound.lower_bound` (see there for why it is sound).
 
     cmask: [cards whose eats can discard, cards whose ability moves or swaps stacks, those of them that
-    move only their own stack, cards whose eat lets the next eat reach distance 2], as bit masks;
+    move only their own stack, cards whose eat lets the next eat reach distance 2, discard sources
+    that take their share of the discards with them when discarded (all of them but in the
+    calibrated bound: :meth:`.Engine.calibrated`)], as bit masks;
     cellrc: per cell its row, column and two-word masks of the cells within distance 2, then 1;
     wk: int64[WORK] scratch space (no allocation per call).
     """
@@ -60,9 +62,7 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, level, beta):
     while src:
         c = _lowest(src)
         src &= src - 1
-        below = tops & ((1 << c) - 1)
-        near = below >> (c - 3) if c >= 3 else below
-        discards += _popcount(near) + shark
+        discards += _share(tops, c, shark)
     less = 1 if shark == 1 and _popcount(tops) >= 2 else 0  # the Shark's one eat
     if level < 2:
         st = _stuck_plain(tops)
@@ -74,7 +74,7 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, level, beta):
     # one discard search over its eaters is the bound (not one by value first, then this)
     geometry = level == 2 and (meta & 2) == 0 and _still(k0, k1, meta, tops, cmask[1] & ~cmask[2], cmask[2],
                                                          cmask[3], shark, cellrc, wk)
-    n = _fewest_stuck(tops, stacked, discards, wk, not geometry) - less
+    n = _fewest_stuck(tops, stacked, discards, wk, not geometry, tops & cmask[4], shark) - less
     return n if n > 1 else 1
 
 
@@ -145,18 +145,28 @@ def _stuck_without(r, st, u, wk, plain):
 
 
 DISCARD_DEPTH = 3
-WORK = NCARDS + 256  # scratch space of the bound: eaters per card, then the discard search's
-# stack of 4 x 64 words (or, before it, the reach sets of _still, its cells and the tops by cell)
+WORK = NCARDS + 320  # scratch space of the bound: eaters per card, then the discard search's
+# stack of 5 x 64 words (or, before it, the reach sets of _still, its cells and the tops by cell)
 
 
 @njit(**INLINED)
-def _fewest_stuck(tops, stacked, discards, wk, plain):
+def _share(tops, c, shark):
+    """Discard source ``c``'s share of the discards: its eats, at most the tops 1-3 below it
+    (plus one with the Shark)."""
+    below = tops & ((1 << c) - 1)
+    near = below >> (c - 3) if c >= 3 else below
+    return _popcount(near) + shark
+
+
+@njit(**INLINED)
+def _fewest_stuck(tops, stacked, discards, wk, plain, paid, shark):
     """The fewest stuck tops left after discarding at most ``discards`` unstacked tops.
 
     Only a top that is stuck when it goes is worth discarding, highest first, and a discarded top
-    never ate (it would be stacked), so it is no eater: its prey may become stuck in turn.  The
-    choices are searched ``DISCARD_DEPTH`` deep; below that, each remaining discard is assumed to
-    remove one stuck unstacked top.
+    never ate (it would be stacked), so it is no eater: its prey may become stuck in turn.  Nor
+    did it discard: a discard source among ``paid`` (a Lizard, a Raccoon) takes its own share of
+    ``discards`` with it.  The choices are searched ``DISCARD_DEPTH`` deep; below that, each
+    remaining discard is assumed to remove one stuck unstacked top.
     """
     st = _stuck(tops, wk, plain)
     if discards == 0:
@@ -166,10 +176,12 @@ def _fewest_stuck(tops, stacked, discards, wk, plain):
     last = wk[NCARDS + 64:NCARDS + 128]
     depth = wk[NCARDS + 128:NCARDS + 192]
     sts = wk[NCARDS + 192:NCARDS + 256]
+    lefts = wk[NCARDS + 256:NCARDS + 320]
     rs[0] = tops
     last[0] = NCARDS
     depth[0] = 0
     sts[0] = st
+    lefts[0] = discards
     sp = 1  # pending choices: at most 16 per level on DISCARD_DEPTH levels, 48 < 64
     while sp > 0:
         sp -= 1
@@ -177,7 +189,7 @@ def _fewest_stuck(tops, stacked, discards, wk, plain):
         d = depth[sp]
         below = last[sp]
         st = sts[sp]
-        left = discards - d
+        left = lefts[sp]
         if d == DISCARD_DEPTH:
             loose = _popcount(st & ~stacked) - left
             v = _popcount(st & stacked) + (loose if loose > 0 else 0)
@@ -189,6 +201,10 @@ def _fewest_stuck(tops, stacked, discards, wk, plain):
                 while cand:
                     u = _lowest(cand)
                     cand &= cand - 1
+                    cost = 1 + (_share(tops, u, shark) if (paid >> u) & 1 else 0)
+                    if cost > left:
+                        continue  # only its own discards could have paid for it
+                    lefts[sp] = left - cost
                     rs[sp] = r & ~(1 << u)
                     last[sp] = u
                     depth[sp] = d + 1
