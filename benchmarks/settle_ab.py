@@ -25,6 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -89,31 +90,46 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=12)
     ap.add_argument("--rounds", type=int, default=8)
     a = ap.parse_args()
-    scratch = Path(tempfile.mkdtemp(prefix="settle_ab-"))
-    try:
-        for tree, name in ((a.tree_a, "fci_a"), (a.tree_b, "fci_b")):
-            copy_package(tree.resolve(), name, scratch)
-        sys.path.insert(0, str(scratch))
+    with copies(a.tree_a, a.tree_b):
         keys = next_positions("fci_a", a.turn, a.every)
         print(f"turn {a.turn} of {DEAL!r}: {len(keys):,} next positions", file=sys.stderr)
-        for pkg in ("fci_a", "fci_b"):
+        for pkg in PACKAGES:
             settle_once(pkg, keys[:50])  # compiled (or loaded) before any round
-        runs: dict = {"fci_a": [], "fci_b": []}
-        states = {}
-        for r in range(a.rounds):
-            for pkg in (("fci_a", "fci_b") if r % 2 == 0 else ("fci_b", "fci_a")):
-                sec, states[pkg] = settle_once(pkg, keys)
-                runs[pkg].append(sec)
-                print(f"round {r + 1}: {pkg} {sec:.3f} s", file=sys.stderr)
-        for pkg, name in (("fci_a", a.tree_a), ("fci_b", a.tree_b)):
-            xs = runs[pkg]
-            print(f"{pkg} ({name}): median {statistics.median(xs):.3f} s, min {min(xs):.3f} s, "
-                  f"{states[pkg]:,} states")
-        print(f"B / A: median {statistics.median(runs['fci_b']) / statistics.median(runs['fci_a']):.3f}, "
-              f"min {min(runs['fci_b']) / min(runs['fci_a']):.3f}")
+        alternate(a.rounds, lambda pkg: settle_once(pkg, keys), a.tree_a, a.tree_b)
+
+
+PACKAGES = ("fci_a", "fci_b")
+
+
+@contextmanager
+def copies(tree_a: Path, tree_b: Path):
+    """The two trees' packages importable as ``fci_a`` and ``fci_b`` (a scratch folder, removed
+    after)."""
+    scratch = Path(tempfile.mkdtemp(prefix="fci_ab-"))
+    try:
+        for tree, name in zip((tree_a, tree_b), PACKAGES):
+            copy_package(tree.resolve(), name, scratch)
+        sys.path.insert(0, str(scratch))
+        yield
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
+
+def alternate(rounds: int, run, tree_a: Path, tree_b: Path) -> None:
+    """``run(pkg)`` (seconds, states) for each package, ``rounds`` times, the order alternating
+    between rounds; prints each package's seconds and states, and B's time over A's."""
+    runs: dict = {pkg: [] for pkg in PACKAGES}
+    states = {}
+    for r in range(rounds):
+        for pkg in (PACKAGES if r % 2 == 0 else PACKAGES[::-1]):
+            sec, states[pkg] = run(pkg)
+            runs[pkg].append(sec)
+            print(f"round {r + 1}: {pkg} {sec:.3f} s", file=sys.stderr)
+    for pkg, name in zip(PACKAGES, (tree_a, tree_b)):
+        xs = runs[pkg]
+        print(f"{pkg} ({name}): median {statistics.median(xs):.3f} s, min {min(xs):.3f} s, {states[pkg]:,} states")
+    print(f"B / A: median {statistics.median(runs['fci_b']) / statistics.median(runs['fci_a']):.3f}, "
+          f"min {min(runs['fci_b']) / min(runs['fci_a']):.3f}")
 
 if __name__ == "__main__":
     main()

@@ -17,14 +17,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import shutil
-import statistics
-import sys
-import tempfile
 import time
 from pathlib import Path
 
-from settle_ab import copy_package
+from settle_ab import PACKAGES, alternate, copies
 
 
 def solve_all(pkg: str, layout: str, sea: str, count: int) -> tuple[float, int]:
@@ -49,28 +45,10 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=6)
     a = ap.parse_args()
-    scratch = Path(tempfile.mkdtemp(prefix="solve_ab-"))
-    try:
-        for tree, name in ((a.tree_a, "fci_a"), (a.tree_b, "fci_b")):
-            copy_package(tree.resolve(), name, scratch)
-        sys.path.insert(0, str(scratch))
-        for pkg in ("fci_a", "fci_b"):
+    with copies(a.tree_a, a.tree_b):
+        for pkg in PACKAGES:
             solve_all(pkg, a.layout, a.sea, 3)  # compiled (or loaded) before any round
-        runs: dict = {"fci_a": [], "fci_b": []}
-        states = {}
-        for r in range(a.rounds):
-            for pkg in (("fci_a", "fci_b") if r % 2 == 0 else ("fci_b", "fci_a")):
-                sec, states[pkg] = solve_all(pkg, a.layout, a.sea, a.count)
-                runs[pkg].append(sec)
-                print(f"round {r + 1}: {pkg} {sec:.3f} s", file=sys.stderr)
-        for pkg, name in (("fci_a", a.tree_a), ("fci_b", a.tree_b)):
-            xs = runs[pkg]
-            print(f"{pkg} ({name}): median {statistics.median(xs):.3f} s, min {min(xs):.3f} s, "
-                  f"{states[pkg]:,} states")
-        print(f"B / A: median {statistics.median(runs['fci_b']) / statistics.median(runs['fci_a']):.3f}")
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-
+        alternate(a.rounds, lambda pkg: solve_all(pkg, a.layout, a.sea, a.count), a.tree_a, a.tree_b)
 
 if __name__ == "__main__":
     main()
