@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 DEAL = "1 7 3 11 6 12 15 5 8 0 13 4 14 10 2 9"
+PACKAGES = ("fci_a", "fci_b")  # the two trees' copies
 
 
 def copy_package(tree: Path, name: str, into: Path) -> None:
@@ -98,9 +99,6 @@ def main() -> None:
         alternate(a.rounds, lambda pkg: settle_once(pkg, keys), a.tree_a, a.tree_b)
 
 
-PACKAGES = ("fci_a", "fci_b")
-
-
 @contextmanager
 def copies(tree_a: Path, tree_b: Path):
     """The two trees' packages importable as ``fci_a`` and ``fci_b`` (a scratch folder, removed
@@ -130,6 +128,7 @@ def alternate(rounds: int, run, tree_a: Path, tree_b: Path) -> None:
         print(f"{pkg} ({name}): median {statistics.median(xs):.3f} s, min {min(xs):.3f} s, {states[pkg]:,} states")
     print(f"B / A: median {statistics.median(runs['fci_b']) / statistics.median(runs['fci_a']):.3f}, "
           f"min {min(runs['fci_b']) / min(runs['fci_a']):.3f}")
+
 
 if __name__ == "__main__":
     main()

@@ -50,5 +50,6 @@ def main() -> None:
             solve_all(pkg, a.layout, a.sea, 3)  # compiled (or loaded) before any round
         alternate(a.rounds, lambda pkg: solve_all(pkg, a.layout, a.sea, a.count), a.tree_a, a.tree_b)
 
+
 if __name__ == "__main__":
     main()
