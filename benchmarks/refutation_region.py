@@ -266,6 +266,9 @@ def _eats_now(k0, k1, meta, reach, E):
 
 
 
+NO_RECOUNT = np.zeros(6, np.int64)  # a card mask whose discard search keeps one count of discards
+
+
 @njit
 def _discards_and_shark(tops, meta, cmask):
     """The discards the rest of the game may make and the Shark's one eat, as the bound counts them."""
@@ -294,8 +297,8 @@ def _ahead(k0, k1, meta, cmask, reach, wk, E):
         while y:
             q = K._lowest(y)
             y &= y - 1
-            # paid 0: as measured (2026-12-05), before a discarded source took its discards with it
-            v = K._fewest_stuck(tops & ~(1 << q), stacked | (1 << e), discards, wk, True, 0, 0) - less
+            # as measured (2026-12-05): no discards counted again after a discard (NO_RECOUNT)
+            v = K._fewest_stuck(tops & ~(1 << q), stacked | (1 << e), discards, wk, True, NO_RECOUNT, 0, 0) - less
             if v < best:
                 best = v
     return best
@@ -315,7 +318,7 @@ def _bound_with_eaters(k0, k1, meta, cmask, wk, geometry):
     """The full bound's count for a child, with the eaters in wk (its parent's) when ``geometry``."""
     tops, stacked = tops_of(k0, k1)
     discards, less = _discards_and_shark(tops, meta, cmask)
-    return K._fewest_stuck(tops, stacked, discards, wk, not geometry, 0, 0) - less
+    return K._fewest_stuck(tops, stacked, discards, wk, not geometry, NO_RECOUNT, 0, 0) - less
 
 
 def ahead(eng, keys) -> None:

@@ -173,34 +173,59 @@ def _stuck(tops: set[int], eaters: dict[int, set[int]]) -> set[int]:
     return {t for t in tops if not eaters[t] & tops}
 
 
-def _fewest_stuck(tops: set[int], unstacked: set[int], discards: int, eaters: dict[int, set[int]],
-                  shares: dict[int, int] | None = None, below: int = 16, depth: int = 0) -> int:
-    """The fewest stuck tops left after discarding at most ``discards`` unstacked tops.
+def _fewest_stuck(tops: set[int], unstacked: set[int], budget, eaters: dict[int, set[int]],
+                  below: int = 16, depth: int = 0) -> int:
+    """The fewest stuck tops left after discarding unstacked tops, ``budget(r)`` being how many
+    discards a game can make at most if the tops not in ``r`` are the ones discarded.
 
     Discarding a top that some top can eat never helps (it would be eaten anyway, and it may be
     someone's eater), so only stuck tops are discarded, highest first.  A discarded top never
-    ate (it would be stacked), so it eats nothing: tops it could have eaten may become stuck.
-    Nor did it discard anything: a discard source (``shares``: each one's share of ``discards``)
-    takes its share with it, and a discard that only its own share could pay for never happens.
+    ate (it would be stacked), and it was never eaten: it eats nothing, so tops it could have
+    eaten may become stuck, and it takes part in no eat that pays for a discard, so the budget
+    is counted over the tops left (:func:`discard_budget`).
     """
-    shares = shares or {}
     stuck = _stuck(tops, eaters)
     if depth == DISCARD_DEPTH:
-        return len(stuck - unstacked) + max(0, len(stuck & unstacked) - discards)
+        return len(stuck - unstacked) + max(0, len(stuck & unstacked) - (budget(tops) - depth))
     best = len(stuck)
     for u in stuck & unstacked:
-        left = discards - 1 - shares.get(u, 0)
-        if u < below and left >= 0:
-            best = min(best, _fewest_stuck(tops - {u}, unstacked, left, eaters, shares, u, depth + 1))
+        if u < below and budget(tops - {u}) >= depth + 1:
+            best = min(best, _fewest_stuck(tops - {u}, unstacked, budget, eaters, u, depth + 1))
     return best
 
 
-def discard_shares(tops: set[int], cards: CardTable, shark: bool) -> dict[int, int]:
-    """Each discard source's share of the discards: a Lizard discards once per eat, a Raccoon's
-    trigger needs a Raccoon eat first, and a card eats at most as many times as there are tops
-    1-3 below it now, plus one with the Shark."""
-    return {c: sum(1 for d in (1, 2, 3) if c - d in tops) + (1 if shark else 0)
-            for c in discard_sources(cards) & tops}
+def raccoon_cards(cards: CardTable) -> set[int]:
+    """Cards whose eat sets the raccoon effect."""
+    return {c.value for c in cards if c.ability == "pending" and c.effect == "raccoon"}
+
+
+def _eats_at_most(c: int, tops: set[int], shark: bool) -> int:
+    """How many times ``c`` can still eat: once for each top 1-3 below it, plus one with the Shark."""
+    return sum(1 for d in (1, 2, 3) if c - d in tops) + (1 if shark else 0)
+
+
+def discard_budget(tops: set[int], cards: CardTable, shark: bool, pending_raccoon: bool) -> int:
+    """How many discards a game can still make, using only ``tops`` (the others discarded).
+
+    A Lizard discards once per eat.  A raccoon trigger needs a Raccoon eat on the turn before
+    (or the raccoon pending now, ``p``): at most R + p triggers for R Raccoon eats.  Each trigger
+    is also an eat by exactly 1, and no card is eaten twice, so the Raccoon eats and the trigger
+    eats take different prey, among the Raccoons' prey by value and the tops with a top just
+    above them (M of them), plus the Shark's one eat.  An eat can be both (a Raccoon eating the
+    card just below it with the raccoon pending): O at most, one per Raccoon with that card left.
+    So with T triggers, R + T - O <= M + Shark and T <= R + p, so 2T <= M + Shark + O + p.
+    """
+    p = 1 if pending_raccoon else 0
+    raccoons = raccoon_cards(cards) & tops
+    lizards = (discard_sources(cards) - raccoon_cards(cards)) & tops
+    n = sum(_eats_at_most(c, tops, shark) for c in lizards)
+    prey = {q for c in raccoons for q in (c - 1, c - 2, c - 3) if q in tops}
+    by_one = {q for q in tops if q + 1 in tops}
+    both = sum(1 for c in raccoons if c - 1 in tops)
+    sea = 1 if shark and raccoons else 0
+    triggers = min(p + sum(_eats_at_most(c, tops, shark) for c in raccoons),
+                   (len(prey | by_one) + sea + both + p) // 2)
+    return n + triggers
 
 
 def lower_bound(pos: Position, cards: CardTable) -> int:
@@ -212,7 +237,8 @@ def lower_bound(pos: Position, cards: CardTable) -> int:
     Shark eat or, if unstacked, by a discard.  Discards are limited: a Lizard
     discards once per eat and a Raccoon's trigger needs a Raccoon eat first,
     and a card can eat at most as many times as there are tops 1-3 below it
-    now, plus one with the Shark; a pending raccoon adds one.  A discarded
+    now, plus one with the Shark; a pending raccoon adds one; and each
+    trigger needs an eat by exactly 1 (:func:`discard_budget`).  A discarded
     top must never have eaten, so the tops only it could eat are stuck too
     (:func:`_fewest_stuck`).  The Shark's one eat removes at most one more.
 
@@ -228,13 +254,15 @@ def lower_bound(pos: Position, cards: CardTable) -> int:
     """
     tops = {s.card for s in pos.stacks}
     unstacked = {s.card for s in pos.stacks if not s.stacked}
-    shares = discard_shares(tops, cards, pos.shark)
-    discards = (1 if pos.pending == "raccoon" else 0) + sum(shares.values())
-    n = _fewest_stuck(tops, unstacked, discards, _plain_eaters(tops), shares)
+
+    def budget(r):
+        return discard_budget(r, cards, pos.shark, pos.pending == "raccoon")
+
+    n = _fewest_stuck(tops, unstacked, budget, _plain_eaters(tops))
     if n < len(tops) and not pos.whale:
         eaters = still_eaters(pos, cards, pos.shark)
         if eaters is not None:
-            n = _fewest_stuck(tops, unstacked, discards, eaters, shares)
+            n = _fewest_stuck(tops, unstacked, budget, eaters)
     if pos.shark and len(tops) >= 2:
         n -= 1
     return max(1, n)

@@ -574,6 +574,39 @@ def test_a_discarded_lizard_or_raccoon_never_discarded_anything():
     assert Engine(p.board, CARDS).calibrated().lower_bound(key_of(p)) == 1
 
 
+def test_a_raccoon_sets_off_no_more_discards_than_eats_by_exactly_1_allow():
+    # 8 and 15 are stuck.  The Raccoon (8) may eat twice (the 6, the 7), and each eat may set off
+    # a discard on the next turn; two discards (the 15, then the 14 it leaves stuck) would leave
+    # the 8 alone.  But a raccoon trigger needs an eat by exactly 1 on the turn after a Raccoon
+    # eat, and no card is eaten twice: once the 15 is gone, the eats by 1 left (7x6, 8x7) take the
+    # same 6 and 7 the Raccoon eats, so its two eats and their two triggers would need four prey
+    # of two (three, counting 8x7 as both).  Only one discard can follow: 2 stacks at least.
+    from helpers import board
+    p = board("6 7 8 .\n. . 14 15")
+    assert both_bounds(p) == ReferenceSolver(CARDS).solve(p).min_remaining == 2
+    # the effort's bound (the one the tiers were calibrated with) counts two discards
+    assert Engine(p.board, CARDS).calibrated().lower_bound(key_of(p)) == 1
+
+
+@st.composite
+def raccoon_positions(draw):
+    """Four to six stacks on boards of two rows, the Raccoon among them with cards it may eat or
+    that eat by exactly 1, and stuck high cards to discard; the raccoon often pending."""
+    board = Board(2, draw(st.integers(3, 4)), 0)
+    cells = list(board.cells)
+    pos = _drawn_position(draw, board, cells, draw(st.integers(3, 5)), (2, 3, 4, 5, 6, 7, 12, 13, 14, 15))
+    free = [c for c in cells if pos.at(c) is None]
+    raccoon = Stack(draw(st.sampled_from(free)), 8, draw(st.sampled_from((1, 2))))
+    pending = draw(st.sampled_from(("raccoon", pos.pending)))
+    return pos.replace(stacks=pos.stacks + (raccoon,), pending=pending)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(raccoon_positions())
+def test_the_bound_with_raccoon_triggers_never_exceeds_the_minimum(pos):
+    assert Engine(pos.board, CARDS).lower_bound(key_of(pos)) == lower_bound(pos, CARDS) <= brute_minimum(pos)
+
+
 def test_the_near_first_spread_sums_each_top_s_distance_to_its_nearest_eater():
     # the ordering's tie-break: for each top with an eater on top (a card 1-3 above it), the
     # Manhattan distance to the nearest such eater, less one; checked on positions of random play

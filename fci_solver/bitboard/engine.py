@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import rules
-from ..bound import discard_sources, far_sources, mover_cards, self_movers
+from ..bound import discard_sources, far_sources, mover_cards, raccoon_cards, self_movers
 from ..cards import EFFECTS, CardTable
 from ..errors import FciError
 from ..position import Board
@@ -77,7 +77,8 @@ def geometry(board: Board):
 def card_arrays(cards: CardTable):
     """The card table as int arrays: kind, self-only, min, max, count, pending code; and, as bit masks
     for the lower bound, the cards whose eats can discard, the cards that move or swap stacks,
-    those of them that move only their own, and those whose eat lets the next reach distance 2."""
+    those of them that move only their own, those whose eat lets the next reach distance 2, the
+    discard sources again (the discard search counts their eats again), and the Raccoons."""
     kinds = {"none": K.AB_NONE, "move": K.AB_MOVE, "discard": K.AB_DISCARD, "swap": K.AB_SWAP, "pending": K.AB_PENDING}
     ab = np.zeros((6, 16), np.int64)
     for c in cards:
@@ -89,10 +90,12 @@ def card_arrays(cards: CardTable):
         ab[3, c.value] = K.BIG if c.max is None else c.max
         ab[4, c.value] = c.count
         ab[5, c.value] = EFFECTS.index(c.effect) + 1 if c.ability == "pending" else 0
-    cmask = np.zeros(5, np.int64)
+    cmask = np.zeros(6, np.int64)
     for v in discard_sources(cards):
         cmask[0] |= 1 << v
         cmask[4] |= 1 << v
+    for v in raccoon_cards(cards):
+        cmask[5] |= 1 << v
     for v in mover_cards(cards):
         cmask[1] |= 1 << v
     for v in self_movers(cards):
@@ -137,7 +140,8 @@ class Engine:
         t = self.copy()
         t.cmask = self.cmask.copy()
         t.cmask[3] = -1
-        t.cmask[4] = 0  # nor does a discarded Lizard or Raccoon take its own discards with it
+        t.cmask[4] = 0  # nor are the discards counted again over the tops a discard leaves
+        t.cmask[5] = 0  # nor are the Raccoon's triggers counted apart
         return t
 
     def buffers(self, cap: int = CHILD_CAP):

@@ -19,9 +19,11 @@ def lower_bound(k0, k1, meta, cmask, cellrc, wk):
     """Same bound as :func:`fci_solver.bound.lower_bound` (see there for why it is sound).
 
     cmask: [cards whose eats can discard, cards whose ability moves or swaps stacks, those of them that
-    move only their own stack, cards whose eat lets the next eat reach distance 2, discard sources
-    that take their share of the discards with them when discarded (all of them but in the
-    calibrated bound: :meth:`.Engine.calibrated`)], as bit masks;
+    move only their own stack, cards whose eat lets the next eat reach distance 2, the discard
+    sources again when the discards a game can make are counted again after each discard of the
+    discard search (none in the calibrated bound: :meth:`.Engine.calibrated`), the cards whose
+    eat sets the raccoon effect, their triggers counted apart (none in the calibrated bound)],
+    as bit masks;
     cellrc: per cell its row, column and two-word masks of the cells within distance 2, then 1;
     wk: int64[WORK] scratch space (no allocation per call).
     """
@@ -57,12 +59,8 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, level, beta):
     # bit masks, not arrays: this runs once per generated child
     tops, stacked = tops_of(k0, k1)
     shark = meta & 1
-    discards = 1 if ((meta >> 2) & 7) == RACCOON else 0
-    src = tops & cmask[0]
-    while src:
-        c = _lowest(src)
-        src &= src - 1
-        discards += _share(tops, c, shark)
+    pending = 1 if ((meta >> 2) & 7) == RACCOON else 0
+    discards = _budget(tops, cmask[0], cmask[5], shark, pending)
     less = 1 if shark == 1 and _popcount(tops) >= 2 else 0  # the Shark's one eat
     if level < 2:
         st = _stuck_plain(tops)
@@ -74,7 +72,7 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, level, beta):
     # one discard search over its eaters is the bound (not one by value first, then this)
     geometry = level == 2 and (meta & 2) == 0 and _still(k0, k1, meta, tops, cmask[1] & ~cmask[2], cmask[2],
                                                          cmask[3], shark, cellrc, wk)
-    n = _fewest_stuck(tops, stacked, discards, wk, not geometry, tops & cmask[4], shark) - less
+    n = _fewest_stuck(tops, stacked, discards, wk, not geometry, cmask, shark, pending) - less
     return n if n > 1 else 1
 
 
@@ -151,26 +149,57 @@ WORK = NCARDS + 320  # scratch space of the bound: eaters per card, then the dis
 
 @njit(**INLINED)
 def _share(tops, c, shark):
-    """Discard source ``c``'s share of the discards: its eats, at most the tops 1-3 below it
-    (plus one with the Shark)."""
+    """How many times ``c`` can still eat: at most the tops 1-3 below it (plus one with the Shark)."""
     below = tops & ((1 << c) - 1)
     near = below >> (c - 3) if c >= 3 else below
     return _popcount(near) + shark
 
 
 @njit(**INLINED)
-def _fewest_stuck(tops, stacked, discards, wk, plain, paid, shark):
+def _budget(r, sources, raccoons, shark, pending):
+    """How many discards a game can still make using only the tops ``r`` (the others discarded):
+    see fci_solver.bound.discard_budget for why.  ``sources``: the cards whose eats can discard;
+    ``raccoons``: those of them whose trigger is counted apart (none in the calibrated bound,
+    where a Raccoon counts as a Lizard does); ``pending``: 1 if the raccoon is pending now."""
+    n = 0
+    x = r & sources & ~raccoons
+    while x:
+        c = _lowest(x)
+        x &= x - 1
+        n += _share(r, c, shark)
+    triggers = pending
+    if raccoons == 0:
+        return n + triggers
+    prey = r & (r >> 1)  # the tops with a top just above them (the trigger's eats by exactly 1)
+    both = 0
+    x = r & raccoons
+    while x:
+        c = _lowest(x)
+        x &= x - 1
+        triggers += _share(r, c, shark)
+        prey |= _prey(c, r, 0)
+        if c >= 1:
+            both += (r >> (c - 1)) & 1
+    sea = shark if (r & raccoons) != 0 else 0
+    cap = (_popcount(prey) + sea + both + pending) >> 1
+    return n + (triggers if triggers < cap else cap)
+
+
+@njit(**INLINED)
+def _fewest_stuck(tops, stacked, discards, wk, plain, cmask, shark, pending):
     """The fewest stuck tops left after discarding at most ``discards`` unstacked tops.
 
     Only a top that is stuck when it goes is worth discarding, highest first, and a discarded top
     never ate (it would be stacked), so it is no eater: its prey may become stuck in turn.  Nor
-    did it discard: a discard source among ``paid`` (a Lizard, a Raccoon) takes its own share of
-    ``discards`` with it.  The choices are searched ``DISCARD_DEPTH`` deep; below that, each
-    remaining discard is assumed to remove one stuck unstacked top.
+    was it eaten, or did it eat to pay for a discard: unless the bound is the calibrated one
+    (cmask[4] zero), the discards a game can make are counted again over the tops left
+    (_budget).  The choices are searched ``DISCARD_DEPTH`` deep; below that, each remaining
+    discard is assumed to remove one stuck unstacked top.
     """
     st = _stuck(tops, wk, plain)
     if discards == 0:
         return _popcount(st)
+    recount = cmask[4] != 0
     best = INF
     rs = wk[NCARDS:NCARDS + 64]
     last = wk[NCARDS + 64:NCARDS + 128]
@@ -201,14 +230,15 @@ def _fewest_stuck(tops, stacked, discards, wk, plain, paid, shark):
                 while cand:
                     u = _lowest(cand)
                     cand &= cand - 1
-                    cost = 1 + (_share(tops, u, shark) if (paid >> u) & 1 else 0)
-                    if cost > left:
-                        continue  # only its own discards could have paid for it
-                    lefts[sp] = left - cost
-                    rs[sp] = r & ~(1 << u)
+                    after = r & ~(1 << u)
+                    rest = (_budget(after, cmask[0], cmask[5], shark, pending) - d - 1) if recount else left - 1
+                    if rest < 0:
+                        continue  # the tops left cannot pay for this many discards
+                    lefts[sp] = rest
+                    rs[sp] = after
                     last[sp] = u
                     depth[sp] = d + 1
-                    sts[sp] = _stuck_without(r & ~(1 << u), st, u, wk, plain)
+                    sts[sp] = _stuck_without(after, st, u, wk, plain)
                     sp += 1
         if v < best:
             best = v
