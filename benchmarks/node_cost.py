@@ -1,4 +1,4 @@
-"""What one search state costs: child generation, the quick bound on every child, the full bound.
+"""What one search state costs: child generation, the quick or discard bound on every child, the full bound.
 
     python benchmarks/node_cost.py [--layout L] [--sea none|shark|whale|both]
 
@@ -26,20 +26,25 @@ from fci_solver.position import Deal
 
 @njit
 def children(k0, k1, km, ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cm, cmask, cellrc, bound):
+    """The children generated (and, with ``bound`` 1 or 2, the quick or the discard bound of each,
+    summed so that the compiler keeps them)."""
     pos = np.empty(16, np.int64)
     stk = np.empty(16, np.int64)
     board = np.empty(bydist.shape[0], np.int64)
     wk = np.empty(K.WORK, np.int64)
     grp = np.empty(0, np.int64)  # the search's predator-per-child output, not needed here
     total = 0
+    rated = 0
     for i in range(k0.shape[0]):
         n = K.gen_children_into(k0[i], k1[i], km[i], ab, prey, mid, bydist, dstart, maxd, ck0, ck1, cm, 0,
                                 ck0.shape[0], pos, stk, board, grp)
         total += n
-        if bound:
-            for j in range(n):
-                K.quick_bound(ck0[j], ck1[j], cm[j], cmask, cellrc, wk)
-    return total
+        for j in range(n):
+            if bound == 1:
+                rated += K.quick_bound(ck0[j], ck1[j], cm[j], cmask, cellrc, wk)
+            elif bound == 2:
+                rated += K.discard_bound(ck0[j], ck1[j], cm[j], cmask, cellrc, wk)
+    return total if bound == 0 else rated
 
 
 @njit
@@ -108,14 +113,18 @@ def report(what, eng, keys):
     geo = (eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, ck0, ck1, cm, eng.cmask, eng.cellrc)
     n = len(keys)
     print(f"{what}:")
-    kids, gen = timed(children, k0, k1, km, *geo, False)
-    _, both = timed(children, k0, k1, km, *geo, True)
+    kids, gen = timed(children, k0, k1, km, *geo, 0)
+    _, both = timed(children, k0, k1, km, *geo, 1)
+    _, discard = timed(children, k0, k1, km, *geo, 2)
     _, full = timed(bounds, k0, k1, km, eng.cmask, eng.cellrc)
     ends, gen_ends = timed(game_ends, k0, k1, km, eng.reach, ck0, ck1, cm, eng.ab, eng.prey, eng.mid, eng.bydist,
                            eng.dstart, eng.maxd)
     print(f"{n} positions, {kids / n:.0f} children each on average")
     print(f"generate children: {gen * 1e6 / n:.2f} us per position")
-    print(f"... and the quick bound on each child: {(both - gen) * 1e6 / n:.2f} us more")
+    print(f"... and the quick bound on each child: {(both - gen) * 1e6 / n:.2f} us more "
+          f"({(both - gen) * 1e9 / kids:.1f} ns a child)")
+    print(f"... or the discard bound on each child: {(discard - gen) * 1e6 / n:.2f} us more "
+          f"({(discard - gen) * 1e9 / kids:.1f} ns a child)")
     print(f"full lower bound: {full * 1e6 / n:.2f} us per position")
     print(f"the game-end test on each child: {(gen_ends - gen) * 1e9 / kids:.1f} ns a child "
           f"({ends} of {kids} children are game ends)")

@@ -93,15 +93,15 @@ def _bound_with(pos, cards, eaters_of) -> int:
     least of them, when there are several)."""
     tops = {s.card for s in pos.stacks}
     unstacked = {s.card for s in pos.stacks if not s.stacked}
-    discards = 1 if pos.pending == "raccoon" else 0
-    for c in B.discard_sources(cards):
-        if c in tops:
-            discards += sum(1 for d in (1, 2, 3) if c - d in tops) + (1 if pos.shark else 0)
-    n = B._fewest_stuck(tops, unstacked, discards, B._plain_eaters(tops))
+
+    def budget(left):
+        return B.discard_budget(tops, cards, pos.shark, pos.pending == "raccoon", left)
+
+    n = B._fewest_stuck(tops, unstacked, budget, B._plain_eaters(tops))
     if n < len(tops) and not pos.whale:
         choices = eaters_of(pos, cards, tops)
         if choices is not None:
-            n = max(n, min(B._fewest_stuck(tops, unstacked, discards, e) for e in choices))
+            n = max(n, min(B._fewest_stuck(tops, unstacked, budget, e) for e in choices))
     if pos.shark and len(tops) >= 2:
         n -= 1
     return max(1, n)
@@ -266,21 +266,18 @@ def _eats_now(k0, k1, meta, reach, E):
 
 
 
-NO_RECOUNT = np.zeros(6, np.int64)  # a card mask whose discard search keeps one count of discards
-
-
 @njit
-def _discards_and_shark(tops, meta, cmask):
-    """The discards the rest of the game may make and the Shark's one eat, as the bound counts them."""
-    shark = meta & 1
-    discards = 1 if ((meta >> 2) & 7) == K.RACCOON else 0
-    src = tops & cmask[0]
-    while src:
-        c = K._lowest(src)
-        src &= src - 1
-        below = tops & ((1 << c) - 1)
-        discards += K._popcount(below >> (c - 3) if c >= 3 else below) + shark
-    return discards, 1 if shark == 1 and K._popcount(tops) >= 2 else 0
+def _shark_eat(tops, meta):
+    """The Shark's one eat, as the bound counts it."""
+    return 1 if (meta & 1) == 1 and K._popcount(tops) >= 2 else 0
+
+
+def _one_count(cmask):
+    """The card masks with the discards counted once, as when these levers were measured
+    (2026-12-05): no count again after a discard, no cap on the raccoon triggers."""
+    m = cmask.copy()
+    m[4] = m[5] = 0
+    return m
 
 
 @njit
@@ -290,15 +287,17 @@ def _ahead(k0, k1, meta, cmask, reach, wk, E):
     turn's)."""
     tops, stacked = tops_of(k0, k1)
     _eats_now(k0, k1, meta, reach, E)
-    discards, less = _discards_and_shark(tops, meta, cmask)
+    less = _shark_eat(tops, meta)
+    pending = 1 if ((meta >> 2) & 7) == K.RACCOON else 0
     best = K.INF
     for e in range(16):
         y = E[e]
         while y:
             q = K._lowest(y)
             y &= y - 1
-            # as measured (2026-12-05): no discards counted again after a discard (NO_RECOUNT)
-            v = K._fewest_stuck(tops & ~(1 << q), stacked | (1 << e), discards, wk, True, NO_RECOUNT, 0, 0) - less
+            # the discards are counted over the tops the eat leaves (when measured, 2026-12-05:
+            # over the position's, this turn's included)
+            v = K._fewest_stuck(tops & ~(1 << q), stacked | (1 << e), wk, True, cmask, 0, meta & 1, pending) - less
             if v < best:
                 best = v
     return best
@@ -317,8 +316,8 @@ def _parent_eaters(k0, k1, meta, cmask, cellrc, wk):
 def _bound_with_eaters(k0, k1, meta, cmask, wk, geometry):
     """The full bound's count for a child, with the eaters in wk (its parent's) when ``geometry``."""
     tops, stacked = tops_of(k0, k1)
-    discards, less = _discards_and_shark(tops, meta, cmask)
-    return K._fewest_stuck(tops, stacked, discards, wk, not geometry, NO_RECOUNT, 0, 0) - less
+    pending = 1 if ((meta >> 2) & 7) == K.RACCOON else 0
+    return K._fewest_stuck(tops, stacked, wk, not geometry, cmask, 0, meta & 1, pending) - _shark_eat(tops, meta)
 
 
 def ahead(eng, keys) -> None:
@@ -330,6 +329,7 @@ def ahead(eng, keys) -> None:
         return K.discard_bound(np.uint64(c[0]), np.uint64(c[1]), np.int64(c[2]), eng.cmask, eng.cellrc, wk, 2)
 
     leaves = by_value = by_full = by_end = cheap = 0
+    once = _one_count(eng.cmask)
     for k in keys:
         kids = eng.next_states(k)
         if not all(eng.lower_bound(c) >= 2 or eng.game_over(c) for c in kids):
@@ -338,7 +338,7 @@ def ahead(eng, keys) -> None:
         by_value += all(value_bound(c) >= 2 for c in kids)
         by_full += all(eng.lower_bound(c) >= 2 for c in kids)
         by_end += any(eng.game_over(c) and eng.lower_bound(c) < 2 for c in kids)
-        cheap += _ahead(np.uint64(k[0]), np.uint64(k[1]), np.int64(k[2]), eng.cmask, eng.reach, wk, E) >= 2
+        cheap += _ahead(np.uint64(k[0]), np.uint64(k[1]), np.int64(k[2]), once, eng.reach, wk, E) >= 2
     full = by_parent = 0
     pk = np.empty(K.WORK, np.int64)
     for k in keys:
@@ -347,7 +347,7 @@ def ahead(eng, keys) -> None:
             if eng.game_over(c) or eng.lower_bound(c) < 2:
                 continue
             full += 1
-            by_parent += _bound_with_eaters(np.uint64(c[0]), np.uint64(c[1]), np.int64(c[2]), eng.cmask, pk,
+            by_parent += _bound_with_eaters(np.uint64(c[0]), np.uint64(c[1]), np.int64(c[2]), once, pk,
                                             geometry) >= 2
     print(f"  leaves (every child cut): {leaves:,} of {len(keys):,}; every child cut by its own value bound: "
           f"{by_value:,}; by its full bound: {by_full:,}; some child only as a game end: {by_end:,}; "

@@ -182,7 +182,7 @@ def _fewest_stuck(tops: set[int], unstacked: set[int], budget, eaters: dict[int,
     someone's eater), so only stuck tops are discarded, highest first.  A discarded top never
     ate (it would be stacked), and it was never eaten: it eats nothing, so tops it could have
     eaten may become stuck, and it takes part in no eat that pays for a discard, so the budget
-    is counted over the tops left (:func:`discard_budget`).
+    is counted again over the tops left (:func:`discard_budget`).
     """
     stuck = _stuck(tops, eaters)
     if depth == DISCARD_DEPTH:
@@ -204,24 +204,29 @@ def _eats_at_most(c: int, tops: set[int], shark: bool) -> int:
     return sum(1 for d in (1, 2, 3) if c - d in tops) + (1 if shark else 0)
 
 
-def discard_budget(tops: set[int], cards: CardTable, shark: bool, pending_raccoon: bool) -> int:
-    """How many discards a game can still make, using only ``tops`` (the others discarded).
+def discard_budget(tops: set[int], cards: CardTable, shark: bool, pending_raccoon: bool,
+                   left: set[int] | None = None) -> int:
+    """How many discards a game can still make if only the tops ``left`` (all of ``tops`` if
+    None) are never discarded: a discarded top never ate and was never eaten.
 
-    A Lizard discards once per eat.  A raccoon trigger needs a Raccoon eat on the turn before
-    (or the raccoon pending now, ``p``): at most R + p triggers for R Raccoon eats.  Each trigger
-    is also an eat by exactly 1, and no card is eaten twice, so the Raccoon eats and the trigger
-    eats take different prey, among the Raccoons' prey by value and the tops with a top just
-    above them (M of them), plus the Shark's one eat.  An eat can be both (a Raccoon eating the
-    card just below it with the raccoon pending): O at most, one per Raccoon with that card left.
-    So with T triggers, R + T - O <= M + Shark and T <= R + p, so 2T <= M + Shark + O + p.
+    A Lizard discards once per eat, and a card eats at most as many times as there are tops 1-3
+    below it now, plus one with the Shark.  A raccoon trigger needs a Raccoon eat on the turn
+    before (or the raccoon pending now, ``p``): at most R + p triggers for R Raccoon eats.  Each
+    trigger is also an eat by exactly 1, and no card is eaten twice, so the Raccoon eats and the
+    trigger eats take different prey, among the Raccoons' prey by value and the tops with a top
+    just above them (M of them, all in ``left``), plus the Shark's one eat.  An eat can be both
+    (a Raccoon eating the card just below it with the raccoon pending): O at most, one per
+    Raccoon with that card left.  So with T triggers, R + T - O <= M + Shark and T <= R + p, so
+    2T <= M + Shark + O + p.
     """
+    left = tops if left is None else left
     p = 1 if pending_raccoon else 0
-    raccoons = raccoon_cards(cards) & tops
-    lizards = (discard_sources(cards) - raccoon_cards(cards)) & tops
+    raccoons = raccoon_cards(cards) & left
+    lizards = (discard_sources(cards) - raccoon_cards(cards)) & left
     n = sum(_eats_at_most(c, tops, shark) for c in lizards)
-    prey = {q for c in raccoons for q in (c - 1, c - 2, c - 3) if q in tops}
-    by_one = {q for q in tops if q + 1 in tops}
-    both = sum(1 for c in raccoons if c - 1 in tops)
+    prey = {q for c in raccoons for q in (c - 1, c - 2, c - 3) if q in left}
+    by_one = {q for q in left if q + 1 in left}
+    both = sum(1 for c in raccoons if c - 1 in left)
     sea = 1 if shark and raccoons else 0
     triggers = min(p + sum(_eats_at_most(c, tops, shark) for c in raccoons),
                    (len(prey | by_one) + sea + both + p) // 2)
@@ -255,8 +260,8 @@ def lower_bound(pos: Position, cards: CardTable) -> int:
     tops = {s.card for s in pos.stacks}
     unstacked = {s.card for s in pos.stacks if not s.stacked}
 
-    def budget(r):
-        return discard_budget(r, cards, pos.shark, pos.pending == "raccoon")
+    def budget(left):
+        return discard_budget(tops, cards, pos.shark, pos.pending == "raccoon", left)
 
     n = _fewest_stuck(tops, unstacked, budget, _plain_eaters(tops))
     if n < len(tops) and not pos.whale:

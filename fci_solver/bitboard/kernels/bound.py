@@ -60,11 +60,13 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, level, beta):
     tops, stacked = tops_of(k0, k1)
     shark = meta & 1
     pending = 1 if ((meta >> 2) & 7) == RACCOON else 0
-    discards = _budget(tops, cmask[0], cmask[5], shark, pending)
     less = 1 if shark == 1 and _popcount(tops) >= 2 else 0  # the Shark's one eat
     if level < 2:
+        # the cheaper bounds count each Raccoon eat as a discard, as a Lizard eat (raccoons 0):
+        # the cap costs a third more on a bound run on every child, and the full bound applies it
         st = _stuck_plain(tops)
-        loose = _popcount(st & ~stacked) - discards
+        lizards, eats = _shares(tops, cmask[0], 0, shark)
+        loose = _popcount(st & ~stacked) - lizards - pending
         n = _popcount(st & stacked) + (loose if loose > 0 else 0) - less
         if level == 0 or n >= beta:
             return n if n > 1 else 1  # (builtin max and min are calls here, not inlined)
@@ -72,7 +74,7 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, level, beta):
     # one discard search over its eaters is the bound (not one by value first, then this)
     geometry = level == 2 and (meta & 2) == 0 and _still(k0, k1, meta, tops, cmask[1] & ~cmask[2], cmask[2],
                                                          cmask[3], shark, cellrc, wk)
-    n = _fewest_stuck(tops, stacked, discards, wk, not geometry, cmask, shark, pending) - less
+    n = _fewest_stuck(tops, stacked, wk, not geometry, cmask, cmask[5] if level == 2 else 0, shark, pending) - less
     return n if n > 1 else 1
 
 
@@ -143,8 +145,8 @@ def _stuck_without(r, st, u, wk, plain):
 
 
 DISCARD_DEPTH = 3
-WORK = NCARDS + 320  # scratch space of the bound: eaters per card, then the discard search's
-# stack of 5 x 64 words (or, before it, the reach sets of _still, its cells and the tops by cell)
+WORK = NCARDS + 448  # scratch space of the bound: eaters per card, then the discard search's
+# stack of 7 x 64 words (or, before it, the reach sets of _still, its cells and the tops by cell)
 
 
 @njit(**INLINED)
@@ -156,47 +158,64 @@ def _share(tops, c, shark):
 
 
 @njit(**INLINED)
-def _budget(r, sources, raccoons, shark, pending):
-    """How many discards a game can still make using only the tops ``r`` (the others discarded):
-    see fci_solver.bound.discard_budget for why.  ``sources``: the cards whose eats can discard;
-    ``raccoons``: those of them whose trigger is counted apart (none in the calibrated bound,
-    where a Raccoon counts as a Lizard does); ``pending``: 1 if the raccoon is pending now."""
-    n = 0
-    x = r & sources & ~raccoons
+def _shares(tops, sources, raccoons, shark):
+    """(the Lizards' eats, the Raccoons' eats) at most: the eats of the discard sources among
+    ``tops`` that are not ``raccoons``, and of those that are (none in the calibrated bound, where
+    a Raccoon counts as a Lizard does)."""
+    lizards = 0
+    eats = 0
+    x = tops & sources
     while x:
         c = _lowest(x)
         x &= x - 1
-        n += _share(r, c, shark)
-    triggers = pending
+        if (raccoons >> c) & 1:
+            eats += _share(tops, c, shark)
+        else:
+            lizards += _share(tops, c, shark)
+    return lizards, eats
+
+
+@njit(**INLINED)
+def _cap(r, raccoons, shark, pending):
+    """The most raccoon triggers the tops ``r`` allow, whatever the Raccoons' eats (see
+    fci_solver.bound.discard_budget): half of the prey open to the Raccoon eats and the eats by
+    exactly 1, plus the eat that may be both, the Shark's and the pending raccoon."""
     if raccoons == 0:
-        return n + triggers
-    prey = r & (r >> 1)  # the tops with a top just above them (the trigger's eats by exactly 1)
+        return INF  # the calibrated bound: no such count
+    prey = r & (r >> 1)  # the tops with a top just above them
     both = 0
+    sea = 0
     x = r & raccoons
     while x:
         c = _lowest(x)
         x &= x - 1
-        triggers += _share(r, c, shark)
         prey |= _prey(c, r, 0)
         if c >= 1:
             both += (r >> (c - 1)) & 1
-    sea = shark if (r & raccoons) != 0 else 0
-    cap = (_popcount(prey) + sea + both + pending) >> 1
-    return n + (triggers if triggers < cap else cap)
+        sea = shark
+    return (_popcount(prey) + sea + both + pending) >> 1
 
 
 @njit(**INLINED)
-def _fewest_stuck(tops, stacked, discards, wk, plain, cmask, shark, pending):
-    """The fewest stuck tops left after discarding at most ``discards`` unstacked tops.
+def _fewest_stuck(tops, stacked, wk, plain, cmask, raccoons, shark, pending):
+    """The fewest stuck tops left after discarding unstacked tops, as many as the discard
+    sources can pay for.
 
     Only a top that is stuck when it goes is worth discarding, highest first, and a discarded top
     never ate (it would be stacked), so it is no eater: its prey may become stuck in turn.  Nor
-    was it eaten, or did it eat to pay for a discard: unless the bound is the calibrated one
-    (cmask[4] zero), the discards a game can make are counted again over the tops left
-    (_budget).  The choices are searched ``DISCARD_DEPTH`` deep; below that, each remaining
-    discard is assumed to remove one stuck unstacked top.
+    did it eat to pay for a discard or take part in a trigger's eat: unless the bound is the
+    calibrated one (cmask[4] zero), a discarded Lizard or Raccoon takes its eats with it, and the
+    triggers of ``raccoons`` (a mask of cards, 0: none counted apart) are capped again over the
+    tops left (_cap).  The choices are searched ``DISCARD_DEPTH`` deep; below that, each
+    remaining discard is assumed to remove one stuck unstacked top.
     """
     st = _stuck(tops, wk, plain)
+    if (st & ~stacked) == 0:
+        return _popcount(st)  # nothing worth discarding
+    sources = cmask[0]
+    lizards, eats = _shares(tops, sources, raccoons, shark)
+    cap = _cap(tops, raccoons, shark, pending) if raccoons != 0 and pending + eats > 0 else INF
+    discards = lizards + _least(pending + eats, cap)
     if discards == 0:
         return _popcount(st)
     recount = cmask[4] != 0
@@ -206,11 +225,16 @@ def _fewest_stuck(tops, stacked, discards, wk, plain, cmask, shark, pending):
     depth = wk[NCARDS + 128:NCARDS + 192]
     sts = wk[NCARDS + 192:NCARDS + 256]
     lefts = wk[NCARDS + 256:NCARDS + 320]
+    # the Raccoons' eats and at most the cap on their triggers (exact where the cap may bind)
+    racs = wk[NCARDS + 320:NCARDS + 384]
+    caps = wk[NCARDS + 384:NCARDS + 448]
     rs[0] = tops
     last[0] = NCARDS
     depth[0] = 0
     sts[0] = st
     lefts[0] = discards
+    racs[0] = eats
+    caps[0] = cap
     sp = 1  # pending choices: at most 16 per level on DISCARD_DEPTH levels, 48 < 64
     while sp > 0:
         sp -= 1
@@ -226,15 +250,27 @@ def _fewest_stuck(tops, stacked, discards, wk, plain, cmask, shark, pending):
             v = _popcount(st)
             # each discard takes at most one stuck top away: no choice below here beats that
             if left > 0 and v - left < best:
+                rc = racs[sp]
+                cp = caps[sp]
                 cand = st & ~stacked & ((1 << below) - 1)
                 while cand:
                     u = _lowest(cand)
                     cand &= cand - 1
                     after = r & ~(1 << u)
-                    rest = (_budget(after, cmask[0], cmask[5], shark, pending) - d - 1) if recount else left - 1
+                    rest = left - 1
+                    rc2 = rc
+                    cp2 = cp
+                    if recount:
+                        if ((sources & ~raccoons) >> u) & 1:
+                            rest -= _share(tops, u, shark)  # a discarded Lizard takes its eats with it
+                        if raccoons != 0:
+                            rc2, cp2 = _triggers_after(after, u, tops, rc, cp, raccoons, shark, pending)
+                            rest -= _least(pending + rc, cp) - _least(pending + rc2, cp2)
                     if rest < 0:
                         continue  # the tops left cannot pay for this many discards
                     lefts[sp] = rest
+                    racs[sp] = rc2
+                    caps[sp] = cp2
                     rs[sp] = after
                     last[sp] = u
                     depth[sp] = d + 1
@@ -243,6 +279,27 @@ def _fewest_stuck(tops, stacked, discards, wk, plain, cmask, shark, pending):
         if v < best:
             best = v
     return best
+
+
+@njit(**INLINED)
+def _least(a, b):
+    return a if a < b else b
+
+
+@njit(**INLINED)
+def _triggers_after(after, u, tops, eats, cap, raccoons, shark, pending):
+    """(the Raccoons' eats, at most the cap on their triggers) once ``u`` is discarded and
+    ``after`` the tops left.  Taking away a card other than a Raccoon lowers the cap by at most
+    one (the prey open to the triggers lose it and the card below it, or it and the eat that is
+    both), so the cap is counted again only where it may bind."""
+    if (raccoons >> u) & 1:
+        eats -= _share(tops, u, shark)
+        cap = _cap(after, raccoons, shark, pending)
+    elif pending + eats > cap - 1:
+        cap = _cap(after, raccoons, shark, pending)
+    else:
+        cap -= 1
+    return eats, cap
 
 
 @njit(**HOT)
