@@ -249,21 +249,32 @@ class _Explore:
         """Depth first from ``frontier``; False when stopped by the cap or the clock.
 
         Not turn by turn as the build goes: late positions are settled by searches of a few
-        states, early ones need the budget, so the count grows fastest from the bottom (seeded
-        deal 1, no sea: 377,586 positions in 120 s against 403,212 in 300 s turn by turn).
+        states, early ones need the budget, so the count grows fastest from the bottom.  And a
+        position's next positions are settled a batch at a time, those of a batch that keep the
+        minimum explored before the next batch: a first turn with the Whale has about 470,000
+        next positions, and what lies below the first few that keep outnumbers a cap long before
+        the rest are settled.  Seeded deal 1 in 120 s: 543,193 positions against 300,442 when
+        each position's next positions were all settled first (no sea animals), and 217,475
+        against 1 (both).
         """
-        stack = list(frontier)
+        stack = [[key, None, 0] for key in frontier]  # a position, its next positions, how many taken
         while stack:
-            key = stack.pop()
-            kids = sorted(self.eng.next_states(key))
-            if not self._settle([c for c in kids if c not in self.keeps], budget):
+            frame = stack[-1]
+            key, kids, taken = frame
+            if kids is None:
+                kids = frame[1] = sorted(self.eng.next_states(key))
+            part = kids[taken:taken + BATCH]
+            frame[2] = taken + len(part)
+            if frame[2] >= len(kids):
+                stack.pop()
+            if not self._settle([c for c in part if c not in self.keeps], budget):
                 return False
-            for c in kids:
+            for c in part:
                 if self.keeps[c] is None:
                     self.under.setdefault(c, self.depth[key])
                 elif self.keeps[c] and c not in self.depth:
                     self.depth[c] = self.depth[key] + 1
-                    stack.append(c)
+                    stack.append([c, None, 0])
             if len(self.depth) > self.cap:
                 return False
         return True
