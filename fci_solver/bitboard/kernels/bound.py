@@ -160,8 +160,8 @@ def _share(tops, c, shark):
 @njit(**INLINED)
 def _shares(tops, sources, raccoons, shark):
     """(the Lizards' eats, the Raccoons' eats) at most: the eats of the discard sources among
-    ``tops`` that are not ``raccoons``, and of those that are (none in the calibrated bound, where
-    a Raccoon counts as a Lizard does)."""
+    ``tops`` that are not ``raccoons``, and of those that are (``raccoons`` 0: a Raccoon counts
+    as a Lizard does)."""
     lizards = 0
     eats = 0
     x = tops & sources
@@ -181,7 +181,7 @@ def _cap(r, raccoons, shark, pending):
     fci_solver.bound.discard_budget): half of the prey open to the Raccoon eats and the eats by
     exactly 1, plus the eat that may be both, the Shark's and the pending raccoon."""
     if raccoons == 0:
-        return INF  # the calibrated bound: no such count
+        return INF  # none counted apart (the calibrated bound, and the cheaper bounds): no cap
     prey = r & (r >> 1)  # the tops with a top just above them
     both = 0
     sea = 0
