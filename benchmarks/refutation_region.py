@@ -309,7 +309,7 @@ def _parent_eaters(k0, k1, meta, cmask, cellrc, wk):
     cards that may ever eat t."""
     tops, _ = tops_of(k0, k1)
     return (meta & 2) == 0 and K._still(k0, k1, meta, tops, cmask[1] & ~cmask[2], cmask[2], cmask[3], meta & 1,
-                                        cellrc, wk)
+                                        cellrc, wk, cmask)
 
 
 @njit

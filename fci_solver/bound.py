@@ -33,6 +33,16 @@ def self_movers(cards: CardTable) -> set[int]:
     return {c.value for c in cards if c.ability == "move" and c.who == "self"}
 
 
+def mover_steps(cards: CardTable) -> dict[int, int]:
+    """For each card whose ability moves any stack a bounded number of cells (the Ant, Spider,
+    Mouse and Rat): how far one eat's ability can shift stacks in all (the Spider: two stacks one
+    cell each)."""
+    return {c.value: c.max * c.count for c in cards if c.ability == "move" and c.who != "self" and c.max is not None}
+
+
+MAX_SLACK = 3  # the most that those moves may shift stacks in all for the geometry to be worked out
+
+
 FAR_EFFECTS = ("fox", "lynx", "tiger")  # the pending effects under which the next eat reaches distance 2
 
 
@@ -61,13 +71,18 @@ class Reach:
     (or a layer adds nothing): no game makes more far eats than that, so the top layer holds
     every meeting any game can make.  ``anywhere`` adds cards to ``F`` from the start (an analysis
     of a mover uses it).
+
+    ``slack``: how far abilities that move other stacks by a bounded step (:func:`mover_steps`)
+    may shift stacks in all.  Each such move shifts one stack, so two stacks that meet stand at
+    most ``slack`` further apart than they would without those moves: "next to" is read as
+    within 1 + ``slack``, and a far eat's reach as 2 + ``slack``.
     """
 
-    def __init__(self, pos: Position, cards: CardTable, shark: bool, anywhere=()):
+    def __init__(self, pos: Position, cards: CardTable, shark: bool, anywhere=(), slack: int = 0):
         cell = {s.card: s.cell for s in pos.stacks}
         self.tops, self.shark, self.own = set(cell), shark, self_movers(cards)
-        self.near1 = {a: {b for b in cell if rules.distance(cell[a], cell[b]) <= 1} for a in cell}
-        self.near2 = {a: {b for b in cell if rules.distance(cell[a], cell[b]) <= 2} for a in cell}
+        self.near1 = {a: {b for b in cell if rules.distance(cell[a], cell[b]) <= 1 + slack} for a in cell}
+        self.near2 = {a: {b for b in cell if rules.distance(cell[a], cell[b]) <= 2 + slack} for a in cell}
         self.S = {c: {c} for c in cell}
         self.F: set[int] = set(anywhere)
         self.below_S = {c: set() for c in cell}  # the layer below: S, and the cards within 2 of it
@@ -125,9 +140,15 @@ def _far_prey(pos: Position, radius: int = 2) -> bool:
 
 
 def still_eaters(pos: Position, cards: CardTable, shark: bool) -> dict[int, set[int]] | None:
-    """When no ability can ever move another card's stack: for each top, the tops that may ever
-    eat it normally; None when some card whose ability moves or swaps any stack may still eat (so
-    may act).
+    """When no ability can ever move another card's stack but by a bounded step: for each top, the
+    tops that may ever eat it normally; None when some card whose ability swaps stacks or moves any
+    stack anywhere may still eat (so may act), or when the bounded steps may add up to more than
+    :data:`MAX_SLACK`.
+
+    Which movers of a bounded step may ever eat is found by growing their set: those that may meet
+    their prey with no stack shifted, then those that may with the shifts the ones found so far can
+    make (:func:`_slack`), until no more may.  A mover outside the set never eats: before the first
+    eat of one, only movers in the set have acted, and their shifts are within the slack.
 
     Also None when every top that something could eat by value has such an eater next to it, or,
     where a far eat may come, within distance 2: the reach sets then seldom change the bound, and
@@ -139,10 +160,25 @@ def still_eaters(pos: Position, cards: CardTable, shark: bool) -> dict[int, set[
     if reach.layers and not _far_prey(pos, 2):
         return None
     tops = reach.tops
-    for m in (mover_cards(cards) - self_movers(cards)) & tops:
-        if any(reach.meets(m, q) for q in _prey(m, tops, shark)):
+    steps = mover_steps(cards)
+    free = (mover_cards(cards) - self_movers(cards) - set(steps)) & tops
+    active: set[int] = set()
+    while True:
+        if any(reach.meets(m, q) for m in free for q in _prey(m, tops, shark)):
             return None
-    return {t: {e for e in tops if 1 <= e - t <= 3 and reach.meets(e, t)} for t in tops}
+        met = {m for m in set(steps) & tops if any(reach.meets(m, q) for q in _prey(m, tops, shark))}
+        if met == active:
+            return {t: {e for e in tops if 1 <= e - t <= 3 and reach.meets(e, t)} for t in tops}
+        active = met
+        slack = _slack(active, steps, tops, shark)
+        if slack > MAX_SLACK:
+            return None
+        reach = Reach(pos, cards, shark, slack=slack)
+
+
+def _slack(movers: set[int], steps: dict[int, int], tops: set[int], shark: bool) -> int:
+    """How far ``movers`` may shift stacks in all: each eat of one shifts at most its step."""
+    return sum(steps[m] * _eats_at_most(m, tops, shark) for m in movers)
 
 
 DISCARD_DEPTH = 3  # discard choices searched exactly; beyond, each discard is assumed to remove a stuck top
@@ -255,7 +291,9 @@ def lower_bound(pos: Position, cards: CardTable) -> int:
     which tops may ever come within reach of each other.  An ability acts only after its own card has eaten, so
     when no card with a move or swap ability may ever reach something it can
     eat, no ability will ever act, and a top is also stuck when no card that
-    may reach it can eat it.
+    may reach it can eat it.  Movers of a bounded step that may eat widen
+    the reach by as far as their eats let them shift stacks in all
+    (:func:`still_eaters`).
     """
     tops = {s.card for s in pos.stacks}
     unstacked = {s.card for s in pos.stacks if not s.stacked}

@@ -463,6 +463,17 @@ def test_a_mover_that_can_never_reach_its_prey_moves_nothing():
     assert both_bounds(q) == brute_minimum(q) == 1
 
 
+def test_a_mover_of_a_bounded_step_shifts_stacks_no_farther_than_its_eats_allow():
+    # The Mouse (3) may eat the 0, once, and then move one stack 1-2 cells: the 15 and the 12,
+    # five cells apart, still never meet, so the 12 stays as well as the 15 and the Mouse
+    from helpers import board
+    p = board("0 3 12 . . . . 15")
+    assert both_bounds(p) == brute_minimum(p) == 3
+    # three cells apart, the Mouse's one move brings them side by side
+    q = board("0 3 12 . . 15")
+    assert both_bounds(q) == brute_minimum(q) == 2
+
+
 def test_an_eat_reaches_two_cells_only_right_after_a_fox_lynx_or_tiger_eat():
     # The 15 could eat the 13 by value, two cells away, but only the eat right after a Fox, Lynx
     # or Tiger eat reaches that far, and none is on the map: they never meet
@@ -533,6 +544,28 @@ def _drawn_position(draw, board, cells, n, pool):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spread_positions())
 def test_the_bound_on_long_boards_with_movers_never_exceeds_the_minimum(pos):
+    assert Engine(pos.board, CARDS).lower_bound(key_of(pos)) == lower_bound(pos, CARDS) <= brute_minimum(pos)
+
+
+def test_both_engines_stop_working_out_the_geometry_at_the_same_slack():
+    from fci_solver import bound
+    from fci_solver.bitboard import kernels
+    assert kernels.MAX_SLACK == bound.MAX_SLACK
+
+
+@st.composite
+def step_positions(draw):
+    """A few stacks along a row of up to nine cells, the Ant, Spider, Mouse or Rat among them with
+    prey: movers of a bounded step, whose shifts the geometry allows for."""
+    board = Board(1, draw(st.integers(6, 9)), 0)
+    cells = list(board.cells)
+    n = draw(st.integers(3, 4))
+    return _drawn_position(draw, board, cells, n, (0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 12, 13, 14, 15))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(step_positions())
+def test_the_bound_with_movers_of_a_bounded_step_never_exceeds_the_minimum(pos):
     assert Engine(pos.board, CARDS).lower_bound(key_of(pos)) == lower_bound(pos, CARDS) <= brute_minimum(pos)
 
 

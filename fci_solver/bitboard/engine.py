@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import rules
-from ..bound import discard_sources, far_sources, mover_cards, raccoon_cards, self_movers
+from ..bound import discard_sources, far_sources, mover_cards, mover_steps, raccoon_cards, self_movers
 from ..cards import EFFECTS, CardTable
 from ..errors import FciError
 from ..position import Board
@@ -61,15 +61,16 @@ def geometry(board: Board):
             while k < n and rules.distance(a, cells[ds[k]]) < d:
                 k += 1
             dstart[i, d] = k
-    # per cell: row, column, and the cells within distance 2, then 1 (itself included), each as
-    # a two-word mask
-    near = np.zeros((n, 4), np.uint64)
+    # per cell: row, column, and the cells within distance 2, then 1, then 3, 4, ... up to what the
+    # bound's slack needs (itself included), each as a two-word mask
+    radii = (2, 1) + tuple(range(3, 3 + K.MAX_SLACK))
+    near = np.zeros((n, 2 * len(radii)), np.uint64)
     for i, a in enumerate(cells):
         for j in range(n):
             d = rules.distance(a, cells[j])
-            for w, radius in ((0, 2), (2, 1)):
+            for w, radius in enumerate(radii):
                 if d <= radius:
-                    near[i, w + j // 64] |= np.uint64(1 << (j % 64))
+                    near[i, 2 * w + j // 64] |= np.uint64(1 << (j % 64))
     cellrc = np.concatenate([np.array(cells, np.int64).reshape(n, 2), near.view(np.int64)], axis=1)
     return prey, mid, reach, bydist, dstart, maxd, cellrc
 
@@ -78,7 +79,8 @@ def card_arrays(cards: CardTable):
     """The card table as int arrays: kind, self-only, min, max, count, pending code; and, as bit masks
     for the lower bound, the cards whose eats can discard, the cards that move or swap stacks,
     those of them that move only their own, those whose eat lets the next reach distance 2, the
-    discard sources again (the discard search counts their eats again), and the Raccoons."""
+    discard sources again (the discard search counts their eats again), the Raccoons, and the
+    movers of any stack by a bounded step, followed by each card's step (:func:`.mover_steps`)."""
     kinds = {"none": K.AB_NONE, "move": K.AB_MOVE, "discard": K.AB_DISCARD, "swap": K.AB_SWAP, "pending": K.AB_PENDING}
     ab = np.zeros((6, 16), np.int64)
     for c in cards:
@@ -90,7 +92,7 @@ def card_arrays(cards: CardTable):
         ab[3, c.value] = K.BIG if c.max is None else c.max
         ab[4, c.value] = c.count
         ab[5, c.value] = EFFECTS.index(c.effect) + 1 if c.ability == "pending" else 0
-    cmask = np.zeros(6, np.int64)
+    cmask = np.zeros(7 + 16, np.int64)
     for v in discard_sources(cards):
         cmask[0] |= 1 << v
         cmask[4] |= 1 << v
@@ -102,6 +104,9 @@ def card_arrays(cards: CardTable):
         cmask[2] |= 1 << v
     for v in far_sources(cards):
         cmask[3] |= 1 << v
+    for v, step in mover_steps(cards).items():
+        cmask[6] |= 1 << v
+        cmask[7 + v] = step
     return ab, cmask
 
 
@@ -142,6 +147,7 @@ class Engine:
         t.cmask[3] = -1
         t.cmask[4] = 0  # nor are the discards counted again over the tops a discard leaves
         t.cmask[5] = 0  # nor are the Raccoon's triggers counted apart
+        t.cmask[6] = 0  # and a mover of any stack that may eat leaves the geometry out, bounded or not
         return t
 
     def buffers(self, cap: int = CHILD_CAP):

@@ -102,6 +102,7 @@ from .bound import (  # noqa: F401, E402
     _spread,
     _stuck,
     DISCARD_DEPTH,
+    MAX_SLACK,
     WORK,
     _fewest_stuck,
     _still,

@@ -22,9 +22,11 @@ def lower_bound(k0, k1, meta, cmask, cellrc, wk):
     move only their own stack, cards whose eat lets the next eat reach distance 2, the discard
     sources again when the discards a game can make are counted again after each discard of the
     discard search (none in the calibrated bound: :meth:`.Engine.calibrated`), the cards whose
-    eat sets the raccoon effect, their triggers counted apart (none in the calibrated bound)],
-    as bit masks;
-    cellrc: per cell its row, column and two-word masks of the cells within distance 2, then 1;
+    eat sets the raccoon effect, their triggers counted apart (none in the calibrated bound),
+    the movers of any stack by a bounded step (none in the calibrated bound)], as bit masks;
+    then cmask[7 + c]: card c's step (:func:`fci_solver.bound.mover_steps`);
+    cellrc: per cell its row, column and two-word masks of the cells within distance 2, then 1,
+    then 3, 4, ... 2 + MAX_SLACK;
     wk: int64[WORK] scratch space (no allocation per call).
     """
     return _bound(k0, k1, meta, cmask, cellrc, wk, 2, 0)
@@ -73,7 +75,7 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, level, beta):
     # the tops stuck by geometry include those stuck by value alone: where the geometry applies,
     # one discard search over its eaters is the bound (not one by value first, then this)
     geometry = level == 2 and (meta & 2) == 0 and _still(k0, k1, meta, tops, cmask[1] & ~cmask[2], cmask[2],
-                                                         cmask[3], shark, cellrc, wk)
+                                                         cmask[3], shark, cellrc, wk, cmask)
     n = _fewest_stuck(tops, stacked, wk, not geometry, cmask, cmask[5] if level == 2 else 0, shark, pending) - less
     return n if n > 1 else 1
 
@@ -368,9 +370,9 @@ def _gather(w0, w1, occ0, occ1, at):
 
 
 @njit(**HOT)
-def _place_tops(k0, k1, tops, cellrc, wk, w):
+def _place_tops(k0, k1, tops, cellrc, wk, w, w2):
     """The card-mask sets' start (see _still): S[i] the card itself, N1[i] the tops on the cells of
-    its cell's mask in cellrc columns w, w + 1, N2[i] those within distance 2."""
+    its cell's mask in cellrc columns w, w + 1, N2[i] those of columns w2, w2 + 1."""
     S = wk[2 * NCARDS:3 * NCARDS]
     N1 = wk[3 * NCARDS:4 * NCARDS]
     cell_of = wk[4 * NCARDS:5 * NCARDS]
@@ -395,7 +397,7 @@ def _place_tops(k0, k1, tops, cellrc, wk, w):
         x &= x - 1
         S[i] = 1 << i
         N1[i] = _gather(cellrc[cell_of[i], w], cellrc[cell_of[i], w + 1], occ0, occ1, at)
-        N2[i] = _gather(cellrc[cell_of[i], 2], cellrc[cell_of[i], 3], occ0, occ1, at)
+        N2[i] = _gather(cellrc[cell_of[i], w2], cellrc[cell_of[i], w2 + 1], occ0, occ1, at)
 
 
 @njit(**HOT)
@@ -457,38 +459,38 @@ def _prey_met(tops, cards, M):
 
 
 @njit(**HOT)
-def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
-    """Whether no ability can ever move another card's stack (and some top's eaters are all out
-    of reach now); if so, wk[t] becomes the cards that may ever come within reach of t and eat it
-    (see fci_solver.bound.Reach for why, in layers of far eats).
+def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk, cmask):
+    """Whether no ability can ever move another card's stack but by a bounded step (and some top's
+    eaters are all out of reach now); if so, wk[t] becomes the cards that may ever come within
+    reach of t and eat it (see fci_solver.bound.Reach and still_eaters for why, in layers of far
+    eats).
 
     movers: the cards whose ability moves or swaps any stack; own: those that move their own;
     far: those whose eat sets a far effect (-1: the geometry the difficulty tiers were calibrated
-    with, where every eat may reach distance 2).  S[c] holds the cells c's stack may yet stand on
-    (as the cards on them, or as cells on a board of at most 64): it moves only onto what it eats.
-    N1[c] is what is next to one of them, N2[c] what is within distance 2 of one (in the same
-    terms); pS and pN2 are S and N2 in the layer below (one far eat fewer).  F: the cards that
-    may go anywhere (an ``own`` mover that may eat, and whatever may eat such a card).
+    with, where every eat may reach distance 2); cmask[6]: the movers of any stack by a bounded
+    step, cmask[7 + c] card c's step (none in the calibrated bound).  S[c] holds the cells c's
+    stack may yet stand on (as the cards on them, or as cells on a board of at most 64): it moves
+    only onto what it eats.  N1[c] is what is next to one of them, N2[c] what is within distance 2
+    of one (in the same terms); pS and pN2 are S and N2 in the layer below (one far eat fewer).
+    F: the cards that may go anywhere (an ``own`` mover that may eat, and whatever may eat such a
+    card).  With the slack of the bounded steps, "next to" and "within 2" read that much wider.
     """
     cb = wk[NCARDS:2 * NCARDS]
     S = wk[2 * NCARDS:3 * NCARDS]
     N1 = wk[3 * NCARDS:4 * NCARDS]
     N2 = wk[5 * NCARDS:6 * NCARDS]
-    pS = wk[6 * NCARDS:7 * NCARDS]
-    pN2 = wk[7 * NCARDS:8 * NCARDS]
     M = wk[4 * NCARDS:5 * NCARDS]  # the prey each card may meet (_place_tops is done with these words first)
     # far < 0: the geometry the difficulty tiers were calibrated with, where any eat may reach
     # distance 2 (one layer, "next to" read as within 2)
     calibrated = far < 0
+    bounded = cmask[6]
+    free = movers & ~bounded
     w = 2 if calibrated else 4
     # On a board of at most 64 cells the sets are cell masks: a card's neighbourhood is its cell's
     # mask as it is, with no tops gathered from it (a bound 24% cheaper on the standard board).
     # On larger boards they are card masks, gathered from the cells' two-word masks.
     cellwise = cellrc.shape[0] <= 64
-    if cellwise:
-        _place_tops_on_cells(k0, k1, tops, cellrc, cb, S, N1, N2, w)
-    else:
-        _place_tops(k0, k1, tops, cellrc, wk, w)
+    _place(k0, k1, tops, cellrc, wk, cb, S, N1, N2, w, 2, cellwise)
     # cheap refusals first: a mover already within reach of its prey, or no top worth it.  A far
     # eat may come when a far effect is pending or a Fox, Lynx or Tiger is next to its prey, and
     # then eats reach distance 2
@@ -498,29 +500,104 @@ def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk):
         far = 0
     radius = 2 if calibrated or pending == 1 or _reaches_prey(tops, far, shark, N1, cb, cellwise) else 1
     near = N1 if radius == 1 or calibrated else N2
-    if _reaches_prey(tops, movers, shark, near, cb, cellwise) or not _eaters_apart(tops, near, cb, cellwise):
+    if _reaches_prey(tops, free, shark, near, cb, cellwise) or not _eaters_apart(tops, near, cb, cellwise):
         return False
+    if not _layers(tops, own, far, shark, pending, free, radius == 1, wk, cb, cellwise):
+        return False
+    active = 0
+    while True:
+        if _prey_met(tops, free, M):
+            return False  # a mover may eat, so its ability may act
+        met = _meeting(tops, bounded, M)
+        if met == active:
+            break
+        active = met
+        slack = _slack(active, tops, shark, cmask)
+        if slack > MAX_SLACK:
+            return False
+        _place(k0, k1, tops, cellrc, wk, cb, S, N1, N2, _within(1 + slack), _within(2 + slack), cellwise)
+        _layers(tops, own, far, shark, pending, free, False, wk, cb, cellwise)
+    _top_eaters(tops, M, wk)
+    return True
+
+
+MAX_SLACK = 3  # as fci_solver.bound.MAX_SLACK (a test checks it); cellrc has masks up to distance 2 + this
+
+
+@njit(**INLINED)
+def _within(d):
+    """The cellrc column of the cells within distance ``d`` (two words from there)."""
+    if d == 1:
+        return 4
+    if d == 2:
+        return 2
+    return 6 + 2 * (d - 3)
+
+
+@njit(**INLINED)
+def _place(k0, k1, tops, cellrc, wk, cb, S, N1, N2, w, w2, cellwise):
+    """The sets' start, as cell masks or as card masks (see _still)."""
+    if cellwise:
+        _place_tops_on_cells(k0, k1, tops, cellrc, cb, S, N1, N2, w, w2)
+    else:
+        _place_tops(k0, k1, tops, cellrc, wk, w, w2)
+
+
+@njit(**INLINED)
+def _layers(tops, own, far, shark, pending, free, refuse, wk, cb, cellwise):
+    """Grow the sets layer by layer, a layer for each far eat a game may make (see _still).  With
+    ``refuse``, False, and no more, when a far eat may come and either a mover of ``free`` is
+    within distance 2 of its prey or no top is worth the analysis at that distance."""
+    S = wk[2 * NCARDS:3 * NCARDS]
+    N1 = wk[3 * NCARDS:4 * NCARDS]
+    M = wk[4 * NCARDS:5 * NCARDS]
+    N2 = wk[5 * NCARDS:6 * NCARDS]
+    pS = wk[6 * NCARDS:7 * NCARDS]
+    pN2 = wk[7 * NCARDS:8 * NCARDS]
     F, grew = _grow(tops, own, shark, S, N1, N2, pS, pN2, 0, False, M)
     layers = 0
     while layers < pending + _prey_met(tops, far, M):
-        if layers == 0 and radius == 1 and (_reaches_prey(tops, movers, shark, N2, cb, cellwise)
-                                            or not _eaters_apart(tops, N2, cb, cellwise)):
-            return False  # the refusals above, now that a far eat may come
+        if layers == 0 and refuse and (_reaches_prey(tops, free, shark, N2, cb, cellwise)
+                                       or not _eaters_apart(tops, N2, cb, cellwise)):
+            return False  # the refusals of _still, now that a far eat may come
         _keep_layer(tops, S, N2, pS, pN2)
         layers += 1
         F, grew = _grow(tops, own, shark, S, N1, N2, pS, pN2, F, True, M)
         if not grew:
             break
-    if _prey_met(tops, movers, M):
-        return False  # a mover may eat, so its ability may act
-    _top_eaters(tops, M, wk)
     return True
 
 
 @njit(**INLINED)
-def _place_tops_on_cells(k0, k1, tops, cellrc, cb, S, N1, N2, w):
+def _meeting(tops, cards, M):
+    """Those of ``cards`` among the tops that may meet some prey (M, from _grow)."""
+    m = 0
+    x = tops & cards
+    while x:
+        e = _lowest(x)
+        x &= x - 1
+        if M[e] != 0:
+            m |= 1 << e
+    return m
+
+
+@njit(**INLINED)
+def _slack(active, tops, shark, cmask):
+    """How far the movers ``active`` may shift stacks in all: each eat of one, its step."""
+    n = 0
+    x = active
+    while x:
+        m = _lowest(x)
+        x &= x - 1
+        n += cmask[7 + m] * _share(tops, m, shark)
+    return n
+
+
+@njit(**INLINED)
+def _place_tops_on_cells(k0, k1, tops, cellrc, cb, S, N1, N2, w, w2):
     """Each top's cell, as the one cell its stack stands on now (``cb``, ``S``), and the cells
-    next to it (``N1``: within ``w``'s reach) and within distance 2 (``N2``), as cell masks."""
+    next to it (``N1``: cellrc column ``w``) and within a far eat's reach (``N2``: column
+    ``w2``), as cell masks."""
     x = tops
     while x:
         i = _lowest(x)
@@ -529,7 +606,7 @@ def _place_tops_on_cells(k0, k1, tops, cellrc, cb, S, N1, N2, w):
         cb[i] = 1 << cell
         S[i] = 1 << cell
         N1[i] = cellrc[cell, w]
-        N2[i] = cellrc[cell, 2]
+        N2[i] = cellrc[cell, w2]
 
 
 @njit(**INLINED)
