@@ -570,6 +570,23 @@ def test_the_bound_with_movers_of_a_bounded_step_never_exceeds_the_minimum(pos):
 
 
 @st.composite
+def wide_positions(draw):
+    """Up to eight stacks near one corner of a board of more than 64 cells (as the wide layouts
+    make with their margin), where the fast bound's geometry works over card masks, not cell
+    masks."""
+    board = Board(8, draw(st.integers(9, 10)), 0)
+    cells = [(r, c) for r in range(5) for c in range(5)]
+    n = draw(st.integers(3, 8))
+    return _drawn_position(draw, board, cells, n, tuple(range(16)))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wide_positions())
+def test_both_engines_give_the_same_bound_on_boards_of_more_than_64_cells(pos):
+    assert Engine(pos.board, CARDS).lower_bound(key_of(pos)) == lower_bound(pos, CARDS)
+
+
+@st.composite
 def far_positions(draw):
     """Up to six stacks on small boards, the Fox, Lynx and Tiger among the cards (of the cards that
     move stacks, only the Bat, Snake and Wolf), any effect pending: chains of far eats."""
