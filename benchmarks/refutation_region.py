@@ -308,8 +308,7 @@ def _parent_eaters(k0, k1, meta, cmask, cellrc, wk):
     """Whether the position's geometry applies (as in the full bound); if so wk[t] holds the
     cards that may ever eat t."""
     tops, _ = tops_of(k0, k1)
-    return (meta & 2) == 0 and K._still(k0, k1, meta, tops, cmask[1] & ~cmask[2], cmask[2], cmask[3], meta & 1,
-                                        cellrc, wk, cmask)
+    return (meta & 2) == 0 and K._still(k0, k1, meta, tops, meta & 1, cellrc, wk, cmask)
 
 
 @njit

@@ -92,7 +92,7 @@ def card_arrays(cards: CardTable):
         ab[3, c.value] = K.BIG if c.max is None else c.max
         ab[4, c.value] = c.count
         ab[5, c.value] = EFFECTS.index(c.effect) + 1 if c.ability == "pending" else 0
-    cmask = np.zeros(7 + 16, np.int64)
+    cmask = np.zeros(7 + K.NCARDS, np.int64)
     for v in discard_sources(cards):
         cmask[0] |= 1 << v
         cmask[4] |= 1 << v

@@ -74,8 +74,7 @@ def _bound(k0, k1, meta, cmask, cellrc, wk, level, beta):
             return n if n > 1 else 1  # (builtin max and min are calls here, not inlined)
     # the tops stuck by geometry include those stuck by value alone: where the geometry applies,
     # one discard search over its eaters is the bound (not one by value first, then this)
-    geometry = level == 2 and (meta & 2) == 0 and _still(k0, k1, meta, tops, cmask[1] & ~cmask[2], cmask[2],
-                                                         cmask[3], shark, cellrc, wk, cmask)
+    geometry = level == 2 and (meta & 2) == 0 and _still(k0, k1, meta, tops, shark, cellrc, wk, cmask)
     n = _fewest_stuck(tops, stacked, wk, not geometry, cmask, cmask[5] if level == 2 else 0, shark, pending) - less
     return n if n > 1 else 1
 
@@ -459,27 +458,33 @@ def _prey_met(tops, cards, M):
 
 
 @njit(**HOT)
-def _still(k0, k1, meta, tops, movers, own, far, shark, cellrc, wk, cmask):
+def _still(k0, k1, meta, tops, shark, cellrc, wk, cmask):
     """Whether no ability can ever move another card's stack but by a bounded step (and some top's
     eaters are all out of reach now); if so, wk[t] becomes the cards that may ever come within
     reach of t and eat it (see fci_solver.bound.Reach and still_eaters for why, in layers of far
     eats).
 
-    movers: the cards whose ability moves or swaps any stack; own: those that move their own;
-    far: those whose eat sets a far effect (-1: the geometry the difficulty tiers were calibrated
-    with, where every eat may reach distance 2); cmask[6]: the movers of any stack by a bounded
-    step, cmask[7 + c] card c's step (none in the calibrated bound).  S[c] holds the cells c's
-    stack may yet stand on (as the cards on them, or as cells on a board of at most 64): it moves
-    only onto what it eats.  N1[c] is what is next to one of them, N2[c] what is within distance 2
-    of one (in the same terms); pS and pN2 are S and N2 in the layer below (one far eat fewer).
-    F: the cards that may go anywhere (an ``own`` mover that may eat, and whatever may eat such a
-    card).  With the slack of the bounded steps, "next to" and "within 2" read that much wider.
+    From cmask (see lower_bound): movers, the cards whose ability moves or swaps any stack but
+    their own; own, those that move their own; far, those whose eat sets a far effect (-1: the
+    geometry the difficulty tiers were calibrated with, where every eat may reach distance 2);
+    bounded, the movers of any stack by a bounded step, cmask[7 + c] card c's step (none in the
+    calibrated bound).
+
+    S[c] holds the cells c's stack may yet stand on (as the cards on them, or as cells on a board
+    of at most 64): it moves only onto what it eats.  N1[c] is what is next to one of them, N2[c]
+    what is within distance 2 of one (in the same terms); pS and pN2 are S and N2 in the layer
+    below (one far eat fewer).  F: the cards that may go anywhere (an ``own`` mover that may eat,
+    and whatever may eat such a card).  With the slack of the bounded steps, "next to" and
+    "within 2" read that much wider.
     """
     cb = wk[NCARDS:2 * NCARDS]
     S = wk[2 * NCARDS:3 * NCARDS]
     N1 = wk[3 * NCARDS:4 * NCARDS]
     N2 = wk[5 * NCARDS:6 * NCARDS]
     M = wk[4 * NCARDS:5 * NCARDS]  # the prey each card may meet (_place_tops is done with these words first)
+    own = cmask[2]
+    movers = cmask[1] & ~own
+    far = cmask[3]
     # far < 0: the geometry the difficulty tiers were calibrated with, where any eat may reach
     # distance 2 (one layer, "next to" read as within 2)
     calibrated = far < 0
