@@ -306,9 +306,9 @@ def test_whale_after_the_ability_reaches_nothing_new():
     assert with_after == plain_then_whale
 
 
-# -- perft against the spec's figures --------------------------------------------------
+# -- perft against the ruleset's published figures ---------------------------------------
 
-def test_perft_one_turn_matches_the_spec_for_seeded_deal_7():
+def test_perft_one_turn_matches_the_published_figures_for_seeded_deal_7():
     p = Deal.random("standard", 7).position(2, shark=False, whale=False)
     assert len(rules.successors(p, CARDS)) == 561
     assert len(rules.successors(p.replace(shark=True), CARDS)) == 1241
