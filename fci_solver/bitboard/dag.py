@@ -14,6 +14,7 @@ from ..position import Position
 from . import kernels as K, memory
 from .codec import key_of
 from .engine import Engine
+from .search import check_overflow
 
 
 class DagWalk:
@@ -83,6 +84,32 @@ def dag_walk(pos: Position, cards: CardTable, target: int, max_states: int = 2_0
                    w.k0, w.k1, w.tag, w.s, w.n, w.lo, w.hi, w.best, w.ctl, stop)
     interrupt.check()
     return w
+
+
+def fewest_stacks(eng: Engine, key, max_states: int, walk: DagWalk | None = None) -> int | None:
+    """The fewest stacks any line from the full state ``key`` reaches, or None when its graph has
+    more than ``max_states`` states.
+
+    It walks every state below ``key`` with the target at the card count, so no bound ever cuts a
+    child: the answer rests on the rules alone, and the tests hold the lower bounds against it.
+    ``walk`` (from an earlier call on the same engine, at least as large) saves making the table
+    again; it is cleared first.
+    """
+    if walk is None or walk.k0.shape[0] < dag_table_size(max_states):
+        walk = DagWalk(eng, key, K.NCARDS, dag_table_size(max_states))
+    walk.tag[:] = 0
+    walk.ctl[:] = 0
+    ck0, ck1, cmeta = eng.buffers()[:3]
+    k0, k1, meta = np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2])
+    with interrupt.flag(None) as stop:
+        K.dag_walk(k0, k1, meta, K.NCARDS, max_states, ck0, ck1, cmeta, eng.ab, eng.prey, eng.mid, eng.bydist,
+                   eng.dstart, eng.maxd, eng.cmask, eng.cellrc, walk.k0, walk.k1, walk.tag, walk.s, walk.n,
+                   walk.lo, walk.hi, walk.best, walk.ctl, stop)
+    interrupt.check()
+    check_overflow(int(walk.ctl[1]))
+    if walk.ctl[1] != 1:
+        return None
+    return int(walk.best[K.find_slot(walk.k0, walk.k1, walk.tag, k0, k1, meta)])
 
 
 def dag_stats(pos: Position, cards: CardTable, target: int, max_nodes: int = 2_000_000):

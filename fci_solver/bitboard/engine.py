@@ -199,6 +199,14 @@ class Engine:
         """Distinct full-turn successor keys."""
         return set(self.turn_counts(key))
 
+    def levels(self, key, depth: int) -> list[set[tuple[int, int, int]]]:
+        """The distinct full-turn states 0, 1, ... ``depth`` turns from ``key``: the states perft
+        counts, as sets of keys (for depths whose levels fit in Python sets)."""
+        out = [{key}]
+        for _ in range(depth):
+            out.append(set().union(*(self.next_states(k) for k in out[-1])))
+        return out
+
     def game_over(self, key) -> bool:
         """Whether no turn exists (read from the key when the Whale is spent)."""
         if key[2] & (K.PHASE_BIT | 2):

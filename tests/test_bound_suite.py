@@ -1,0 +1,90 @@
+"""The lower bound against the true minimum on every position of the perft suite's first two
+levels (tests/perft_suite.txt), for the rows without the Whale.
+
+The minimum comes from a walk of every state below a position with nothing cut
+(:func:`fewest_stacks`), so it rests on the rules alone and not on the bound it checks. A bound of
+1 needs no walk: every line ends with a stack at least. The suite's level 2 with the Whale is about
+0.7e9 expansions, and a few positions of the gap layout have graphs of millions of states:
+benchmarks/bound_suite.py walks those too.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from fci_solver.bound import mover_steps
+from fci_solver.bitboard.codec import key_of
+from fci_solver.bitboard.dag import DagWalk, dag_table_size, fewest_stacks
+from fci_solver.bitboard.kernels import NCARDS
+from fci_solver.bitboard.engine import Engine
+from fci_solver.position import parse_position_text
+from fci_solver.search import perft_suite
+
+from helpers import CARDS
+
+SUITE = Path(__file__).with_name("perft_suite.txt")
+MAX_STATES = 100_000
+# positions with a bound above 1 whose graphs have more than MAX_STATES states (all with a
+# bound of 2, on the gap layout): benchmarks/bound_suite.py walks them whole
+TOO_LARGE = {"gap-none": 42, "gap-shark": 42}
+
+
+def rows():
+    for name, pos, counts in perft_suite(SUITE):
+        if not pos.whale:
+            yield pytest.param(pos, counts, id=name)
+
+
+@pytest.mark.parametrize("pos, counts", list(rows()))
+def test_the_bound_never_exceeds_the_minimum_on_the_suites_first_two_levels(request, pos, counts):
+    eng = Engine(pos.board, CARDS)
+    levels = eng.levels(key_of(pos), 2)
+    assert [len(level) for level in levels] == [1] + counts[:2]
+    keys = set().union(*levels)
+    assert exceeding(eng, keys) == ([], TOO_LARGE.get(request.node.callspec.id, 0))
+
+
+def exceeding(eng, keys):
+    """The keys where the bound is above the minimum, and how many graphs were too large."""
+    # a small table first: most graphs are small, and each walk clears its table
+    walks = [(n, DagWalk(eng, None, NCARDS, dag_table_size(n))) for n in (2_000, MAX_STATES)]
+    over, too_large = [], 0
+    for key in keys:
+        bound = eng.lower_bound(key)
+        if bound == 1:
+            continue
+        for n, walk in walks:
+            fewest = fewest_stacks(eng, key, n, walk)
+            if fewest is not None:
+                break
+        if fewest is None:
+            too_large += 1
+        elif bound > fewest:
+            over.append(key)
+    return over, too_large
+
+
+def test_two_turns_into_the_suites_standard_deal_the_movers_shifts_keep_the_bound_down():
+    # a position of level 2 of the standard row without sea animals: the Ant, Spider, Mouse and
+    # Rat move stacks a few cells after their eats, and a bound that took them to move nothing
+    # would be 6 here, where a line reaches 3 stacks
+    pos = parse_position_text("""sea: none
+pending: none
+board: 4x4 margin 2
+   .    .    .    .    .    .    .    .
+   .    .    .    .    .    .    .    .
+   .    .   10    2  8:2   15    .    .
+   .    .  1:2    .    .   12    .    .
+   .    .    5    4   11    .   13    .
+   .    .    9    .   14    3    .    .
+   .    .    .    .    .    .    .    .
+   .    .    .    .    .    .    .    .""")
+    eng = Engine(pos.board, CARDS)
+    key = key_of(pos)
+    (name, start, counts), = [row for row in perft_suite(SUITE) if row[0] == "standard-none"]
+    assert key in eng.levels(key_of(start), 2)[2]
+    still = eng.copy()
+    still.cmask = eng.cmask.copy()
+    for value in mover_steps(CARDS):
+        still.cmask[7 + value] = 0
+    assert eng.lower_bound(key) <= fewest_stacks(eng, key, MAX_STATES) == 3 < still.lower_bound(key) == 6
