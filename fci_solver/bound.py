@@ -40,6 +40,11 @@ def mover_steps(cards: CardTable) -> dict[int, int]:
     return {c.value: c.max * c.count for c in cards if c.ability == "move" and c.who != "self" and c.max is not None}
 
 
+def caiman_sources(cards: CardTable) -> set[int]:
+    """Cards whose eat sets the caiman (the Gator): the next eat leaves the eater in place."""
+    return {c.value for c in cards if c.ability == "pending" and c.effect == "caiman"}
+
+
 MAX_SLACK = 3  # the most that those moves may shift stacks in all for the geometry to be worked out
 
 
@@ -75,14 +80,22 @@ class Reach:
     ``slack``: how far abilities that move other stacks by a bounded step (:func:`mover_steps`)
     may shift stacks in all.  Each such move shifts one stack, so two stacks that meet stand at
     most ``slack`` further apart than they would without those moves: "next to" is read as
-    within 1 + ``slack``, and a far eat's reach as 2 + ``slack``.
+    within 1 + ``slack``, and a far eat's reach as 2 + ``slack``.  ``shares``: a mover's part of
+    the slack, left out where its own cell meets (:func:`still_eaters`).
     """
 
-    def __init__(self, pos: Position, cards: CardTable, shark: bool, anywhere=(), slack: int = 0):
+    def __init__(self, pos: Position, cards: CardTable, shark: bool, anywhere=(), slack: int = 0,
+                 shares: dict[int, int] | None = None):
         cell = {s.card: s.cell for s in pos.stacks}
         self.tops, self.shark, self.own = set(cell), shark, self_movers(cards)
-        self.near1 = {a: {b for b in cell if rules.distance(cell[a], cell[b]) <= 1 + slack} for a in cell}
-        self.near2 = {a: {b for b in cell if rules.distance(cell[a], cell[b]) <= 2 + slack} for a in cell}
+        shares = shares or {}
+
+        def near(a, b, reach):
+            # a mover's own cell meets nothing shifted by that mover: see still_eaters
+            return rules.distance(cell[a], cell[b]) <= reach + slack - shares.get(a, 0) - shares.get(b, 0)
+
+        self.near1 = {a: {b for b in cell if near(a, b, 1)} for a in cell}
+        self.near2 = {a: {b for b in cell if near(a, b, 2)} for a in cell}
         self.S = {c: {c} for c in cell}
         self.F: set[int] = set(anywhere)
         self.below_S = {c: set() for c in cell}  # the layer below: S, and the cards within 2 of it
@@ -150,6 +163,14 @@ def still_eaters(pos: Position, cards: CardTable, shark: bool) -> dict[int, set[
     make (:func:`_slack`), until no more may.  A mover outside the set never eats: before the first
     eat of one, only movers in the set have acted, and their shifts are within the slack.
 
+    A mover's own cell meets with none of that mover's shifts: a stack stands for the top whose
+    cell it took (an eat takes the prey's), so the one standing for a mover's cell is the mover's
+    own stack before it has eaten, or a stack that ate it there (and buried it for good: only
+    unstacked animals are discarded).  Either way the mover has not acted yet, for it acts only
+    after an eat, which takes its stack off that cell.  So where such a cell meets another, the
+    slack is less that mover's part (and the other's, when it is a mover's cell too).  Not when a
+    caiman may come: an eat under the caiman leaves the eater where it stands.
+
     Also None when every top that something could eat by value has such an eater next to it, or,
     where a far eat may come, within distance 2: the reach sets then seldom change the bound, and
     they cost more than the rest of it (the engines compute them only when this test passes).
@@ -173,7 +194,9 @@ def still_eaters(pos: Position, cards: CardTable, shark: bool) -> dict[int, set[
         slack = _slack(active, steps, tops, shark)
         if slack > MAX_SLACK:
             return None
-        reach = Reach(pos, cards, shark, slack=slack)
+        caiman = pos.pending == "caiman" or any(_prey(g, tops, shark) for g in caiman_sources(cards) & tops)
+        shares = {} if caiman else {m: steps[m] * _eats_at_most(m, tops, shark) for m in active}
+        reach = Reach(pos, cards, shark, slack=slack, shares=shares)
 
 
 def _slack(movers: set[int], steps: dict[int, int], tops: set[int], shark: bool) -> int:

@@ -474,6 +474,22 @@ def test_a_mover_of_a_bounded_step_shifts_stacks_no_farther_than_its_eats_allow(
     assert both_bounds(q) == brute_minimum(q) == 2
 
 
+def test_a_mover_shifts_nothing_before_its_own_eat():
+    # The Mouse (3) may eat the 0 and then move a stack 2 cells, but the Lizard (4) could meet it
+    # only where it stands now (3 cells: the Mouse would have to have moved it first), or on the
+    # 0's cell (4 cells, beyond the one move): the 4 stays
+    from helpers import board
+    p = board("4 . . 3 0")
+    assert both_bounds(p) == brute_minimum(p) == 2
+    # under the caiman the Mouse eats without leaving its cell, then moves the 4 next to itself
+    q = board("4 . . 3 0", pending="caiman")
+    assert both_bounds(q) == brute_minimum(q) == 1
+    # and so when a Gator (13) may eat first and set the caiman: 13 eats 12, then the Mouse eats
+    # the 0 in place and moves the 4 beside it, 2 stacks (3 if the Gator were left out)
+    r = board("4 . . 3 0 . . 13 12")
+    assert both_bounds(r) == brute_minimum(r) == 2
+
+
 def test_an_eat_reaches_two_cells_only_right_after_a_fox_lynx_or_tiger_eat():
     # The 15 could eat the 13 by value, two cells away, but only the eat right after a Fox, Lynx
     # or Tiger eat reaches that far, and none is on the map: they never meet

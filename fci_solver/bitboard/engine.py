@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import rules
-from ..bound import discard_sources, far_sources, mover_cards, mover_steps, raccoon_cards, self_movers
+from ..bound import caiman_sources, discard_sources, far_sources, mover_cards, mover_steps, raccoon_cards, self_movers
 from ..cards import EFFECTS, CardTable
 from ..errors import FciError
 from ..position import Board
@@ -80,7 +80,8 @@ def card_arrays(cards: CardTable):
     for the lower bound, the cards whose eats can discard, the cards that move or swap stacks,
     those of them that move only their own, those whose eat lets the next reach distance 2, the
     discard sources again (the discard search counts their eats again), the Raccoons, and the
-    movers of any stack by a bounded step, followed by each card's step (:func:`.mover_steps`)."""
+    movers of any stack by a bounded step, followed by each card's step (:func:`.mover_steps`) and
+    the cards whose eat sets the caiman."""
     kinds = {"none": K.AB_NONE, "move": K.AB_MOVE, "discard": K.AB_DISCARD, "swap": K.AB_SWAP, "pending": K.AB_PENDING}
     ab = np.zeros((6, 16), np.int64)
     for c in cards:
@@ -92,7 +93,7 @@ def card_arrays(cards: CardTable):
         ab[3, c.value] = K.BIG if c.max is None else c.max
         ab[4, c.value] = c.count
         ab[5, c.value] = EFFECTS.index(c.effect) + 1 if c.ability == "pending" else 0
-    cmask = np.zeros(7 + K.NCARDS, np.int64)
+    cmask = np.zeros(8 + K.NCARDS, np.int64)
     for v in discard_sources(cards):
         cmask[0] |= 1 << v
         cmask[4] |= 1 << v
@@ -107,6 +108,8 @@ def card_arrays(cards: CardTable):
     for v, step in mover_steps(cards).items():
         cmask[6] |= 1 << v
         cmask[7 + v] = step
+    for v in caiman_sources(cards):
+        cmask[7 + K.NCARDS] |= 1 << v
     return ab, cmask
 
 

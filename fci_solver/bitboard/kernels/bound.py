@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .keys import FOX, HOT, INF, INLINED, NCARDS, RACCOON, TIGER, _code, _lowest, _popcount, tops_of
+from .keys import CAIMAN, FOX, HOT, INF, INLINED, NCARDS, RACCOON, TIGER, _code, _lowest, _popcount, tops_of
 
 # The bound's helpers take up to five arrays (the geometry's card sets, the scratch) and run per
 # top and per layer: as calls they cost more than their bit operations.  Inlined (INLINED): the
@@ -24,7 +24,8 @@ def lower_bound(k0, k1, meta, cmask, cellrc, wk):
     discard search (none in the calibrated bound: :meth:`.Engine.calibrated`), the cards whose
     eat sets the raccoon effect, their triggers counted apart (none in the calibrated bound),
     the movers of any stack by a bounded step (none in the calibrated bound)], as bit masks;
-    then cmask[7 + c]: card c's step (:func:`fci_solver.bound.mover_steps`);
+    then cmask[7 + c]: card c's step (:func:`fci_solver.bound.mover_steps`); then cmask[7 + NCARDS]:
+    the cards whose eat sets the caiman (:func:`fci_solver.bound.caiman_sources`);
     cellrc: per cell its row, column and two-word masks of the cells within distance 2, then 1,
     then 3, 4, ... 2 + MAX_SLACK;
     wk: int64[WORK] scratch space (no allocation per call).
@@ -521,6 +522,9 @@ def _still(k0, k1, meta, tops, shark, cellrc, wk, cmask):
         if slack > MAX_SLACK:
             return False
         _place(k0, k1, tops, cellrc, wk, cb, S, N1, N2, _within(1 + slack), _within(2 + slack), cellwise)
+        # an eat under the caiman leaves the eater where it stands: then a mover may act on its own cell
+        if code != CAIMAN and not _can_eat(tops, cmask[7 + NCARDS], shark):
+            _own_cells(k0, k1, tops, active, slack, shark, cmask, cellrc, N1, N2, cellwise)
         _layers(tops, own, far, shark, pending, free, False, wk, cb, cellwise)
     _top_eaters(tops, M, wk)
     return True
@@ -596,6 +600,58 @@ def _slack(active, tops, shark, cmask):
         x &= x - 1
         n += cmask[7 + m] * _share(tops, m, shark)
     return n
+
+
+@njit(**INLINED)
+def _can_eat(tops, cards, shark):
+    """Whether one of ``cards`` among the tops has a top it could eat by value."""
+    x = tops & cards
+    while x:
+        e = _lowest(x)
+        x &= x - 1
+        if _prey(e, tops, shark):
+            return True
+    return False
+
+
+@njit(**INLINED)
+def _own_cells(k0, k1, tops, active, slack, shark, cmask, cellrc, N1, N2, cellwise):
+    """Where a mover's own cell meets another top's, the slack less that mover's part (and the
+    other's, when it is an active mover too): the mover has not acted while its cell is met (see
+    fci_solver.bound.still_eaters).  Takes those tops out of each other's N1 and N2 where they
+    stand beyond that."""
+    x = active
+    while x:
+        m = _lowest(x)
+        x &= x - 1
+        cm = (_code(k0, k1, m) - 1) >> 1
+        share = cmask[7 + m] * _share(tops, m, shark)
+        y = tops & ~(1 << m)
+        while y:
+            t = _lowest(y)
+            y &= y - 1
+            ct = (_code(k0, k1, t) - 1) >> 1
+            d = slack - share
+            if (active >> t) & 1:
+                d -= cmask[7 + t] * _share(tops, t, shark)
+            for r in range(2):
+                if not _cell_within(cellrc, cm, ct, 1 + r + d):
+                    near = N1 if r == 0 else N2
+                    if cellwise:
+                        near[m] &= ~(1 << ct)
+                        near[t] &= ~(1 << cm)
+                    else:
+                        near[m] &= ~(1 << t)
+                        near[t] &= ~(1 << m)
+
+
+@njit(**INLINED)
+def _cell_within(cellrc, a, b, d):
+    """Whether cell ``b`` is within distance ``d`` (1 or more) of cell ``a``."""
+    col = _within(d)
+    if b < 64:
+        return (cellrc[a, col] >> b) & 1 != 0
+    return (cellrc[a, col + 1] >> (b - 64)) & 1 != 0
 
 
 @njit(**INLINED)
