@@ -524,7 +524,7 @@ def _still(k0, k1, meta, tops, shark, cellrc, wk, cmask):
         _place(k0, k1, tops, cellrc, wk, cb, S, N1, N2, _within(1 + slack), _within(2 + slack), cellwise)
         # an eat under the caiman leaves the eater where it stands: then a mover may act on its own cell
         if code != CAIMAN and not _can_eat(tops, cmask[7 + NCARDS], shark):
-            _own_cells(k0, k1, tops, active, slack, shark, cmask, cellrc, N1, N2, cellwise)
+            _own_cells(k0, k1, tops, active, slack, shark, cmask, cellrc, cb, N1, N2, cellwise)
         _layers(tops, own, far, shark, pending, free, False, wk, cb, cellwise)
     _top_eaters(tops, M, wk)
     return True
@@ -615,34 +615,43 @@ def _can_eat(tops, cards, shark):
 
 
 @njit(**INLINED)
-def _own_cells(k0, k1, tops, active, slack, shark, cmask, cellrc, N1, N2, cellwise):
+def _own_cells(k0, k1, tops, active, slack, shark, cmask, cellrc, cb, N1, N2, cellwise):
     """Where a mover's own cell meets another top's, the slack less that mover's part (and the
     other's, when it is an active mover too): the mover has not acted while its cell is met (see
     fci_solver.bound.still_eaters).  Takes those tops out of each other's N1 and N2 where they
-    stand beyond that."""
+    stand beyond that; only the tops in the mover's N2 can be."""
     x = active
     while x:
         m = _lowest(x)
         x &= x - 1
         cm = (_code(k0, k1, m) - 1) >> 1
-        share = cmask[7 + m] * _share(tops, m, shark)
+        left = slack - cmask[7 + m] * _share(tops, m, shark)
         y = tops & ~(1 << m)
         while y:
             t = _lowest(y)
             y &= y - 1
+            if (N2[m] & cb[t] if cellwise else (N2[m] >> t) & 1) == 0:
+                continue
             ct = (_code(k0, k1, t) - 1) >> 1
-            d = slack - share
+            d = left
             if (active >> t) & 1:
                 d -= cmask[7 + t] * _share(tops, t, shark)
-            for r in range(2):
-                if not _cell_within(cellrc, cm, ct, 1 + r + d):
-                    near = N1 if r == 0 else N2
-                    if cellwise:
-                        near[m] &= ~(1 << ct)
-                        near[t] &= ~(1 << cm)
-                    else:
-                        near[m] &= ~(1 << t)
-                        near[t] &= ~(1 << m)
+            if not _cell_within(cellrc, cm, ct, 2 + d):
+                _apart(N2, m, t, cm, ct, cellwise)
+                _apart(N1, m, t, cm, ct, cellwise)
+            elif not _cell_within(cellrc, cm, ct, 1 + d):
+                _apart(N1, m, t, cm, ct, cellwise)
+
+
+@njit(**INLINED)
+def _apart(near, m, t, cm, ct, cellwise):
+    """Take tops ``m`` and ``t`` (on cells ``cm`` and ``ct``) out of each other's ``near``."""
+    if cellwise:
+        near[m] &= ~(1 << ct)
+        near[t] &= ~(1 << cm)
+    else:
+        near[m] &= ~(1 << t)
+        near[t] &= ~(1 << m)
 
 
 @njit(**INLINED)
