@@ -481,6 +481,7 @@ def test_a_mover_shifts_nothing_before_its_own_eat():
     from helpers import board
     p = board("4 . . 3 0")
     assert both_bounds(p) == brute_minimum(p) == 2
+    assert both_bounds(board("4 . . 3 0", margin=4)) == 2  # 117 cells: the fast bound over card masks
     # under the caiman the Mouse eats without leaving its cell, then moves the 4 next to itself
     q = board("4 . . 3 0", pending="caiman")
     assert both_bounds(q) == brute_minimum(q) == 1
