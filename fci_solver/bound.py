@@ -91,8 +91,9 @@ class Reach:
         shares = shares or {}
 
         def near(a, b, reach):
-            # a mover's own cell meets nothing shifted by that mover: see still_eaters
-            return rules.distance(cell[a], cell[b]) <= reach + slack - shares.get(a, 0) - shares.get(b, 0)
+            # a mover's own cell meets nothing shifted by that mover (see still_eaters); a cell is
+            # always near itself
+            return a == b or rules.distance(cell[a], cell[b]) <= reach + slack - shares.get(a, 0) - shares.get(b, 0)
 
         self.near1 = {a: {b for b in cell if near(a, b, 1)} for a in cell}
         self.near2 = {a: {b for b in cell if near(a, b, 2)} for a in cell}
