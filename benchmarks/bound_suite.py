@@ -20,9 +20,8 @@ import time
 from pathlib import Path
 
 from fci_solver.bitboard.codec import key_of
-from fci_solver.bitboard.dag import DagWalk, dag_table_size, fewest_stacks
+from fci_solver.bitboard.dag import FewestStacks
 from fci_solver.bitboard.engine import Engine
-from fci_solver.bitboard.kernels import NCARDS
 from fci_solver.cards import standard_cards
 from fci_solver.search import perft_suite
 
@@ -31,24 +30,19 @@ SIZES = (2_000, 100_000, 4_000_000, 60_000_000)
 
 
 def check_row(eng: Engine, keys) -> dict:
-    walks = [(n, DagWalk(eng, None, NCARDS, dag_table_size(n))) for n in SIZES[:2]]
+    fewest_from = FewestStacks(eng, SIZES)
     above, exact, over, largest = 0, 0, [], 0
     for i, key in enumerate(keys):
         bound = eng.lower_bound(key)
         if bound == 1:
             continue
         above += 1
-        fewest = None
-        for j, n in enumerate(SIZES):
-            if j >= len(walks):
-                walks.append((n, DagWalk(eng, None, NCARDS, dag_table_size(n))))
-                print(f"  position {i:,}: a graph of more than {SIZES[j - 1]:,} states", file=sys.stderr, flush=True)
-            fewest = fewest_stacks(eng, key, n, walks[j][1])
-            if fewest is not None:
-                largest = max(largest, int(walks[j][1].ctl[0]))
-                break
+        fewest = fewest_from(key)
         if fewest is None:
             raise SystemExit(f"a graph of more than {SIZES[-1]:,} states: {key}")
+        if fewest_from.states > SIZES[1]:
+            print(f"  position {i:,}: a graph of {fewest_from.states:,} states", file=sys.stderr, flush=True)
+        largest = max(largest, fewest_from.states)
         exact += bound == fewest
         if bound > fewest:
             over.append((key, bound, fewest))

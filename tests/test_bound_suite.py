@@ -14,8 +14,7 @@ import pytest
 
 from fci_solver.bound import lower_bound, mover_steps
 from fci_solver.bitboard.codec import key_of, position_of
-from fci_solver.bitboard.dag import DagWalk, dag_table_size, fewest_stacks
-from fci_solver.bitboard.kernels import NCARDS
+from fci_solver.bitboard.dag import FewestStacks, fewest_stacks
 from fci_solver.bitboard.engine import Engine
 from fci_solver.position import parse_position_text
 from fci_solver.search import perft_suite
@@ -27,8 +26,6 @@ MAX_STATES = 100_000
 # positions with a bound above 1 whose graphs have more than MAX_STATES states (all with a
 # bound of 2, on the gap layout): benchmarks/bound_suite.py walks them whole
 TOO_LARGE = {"gap-none": 42, "gap-shark": 42}
-
-
 ROWS = {name: (pos, counts) for name, pos, counts in perft_suite(SUITE) if not pos.whale}
 
 
@@ -59,17 +56,13 @@ def test_both_engines_give_the_same_bound_on_the_suites_first_two_levels(row):
 
 def exceeding(eng, keys):
     """The keys where the bound is above the minimum, and how many graphs were too large."""
-    # a small table first: most graphs are small, and each walk clears its table
-    walks = [(n, DagWalk(eng, None, NCARDS, dag_table_size(n))) for n in (2_000, MAX_STATES)]
+    fewest_from = FewestStacks(eng, (2_000, MAX_STATES))
     over, too_large = [], 0
     for key in keys:
         bound = eng.lower_bound(key)
         if bound == 1:
             continue
-        for n, walk in walks:
-            fewest = fewest_stacks(eng, key, n, walk)
-            if fewest is not None:
-                break
+        fewest = fewest_from(key)
         if fewest is None:
             too_large += 1
         elif bound > fewest:
@@ -94,7 +87,7 @@ board: 4x4 margin 2
    .    .    .    .    .    .    .    .""")
     eng = Engine(pos.board, CARDS)
     key = key_of(pos)
-    (name, start, counts), = [row for row in perft_suite(SUITE) if row[0] == "standard-none"]
+    start, counts = ROWS["standard-none"]
     assert key in eng.levels(key_of(start), 2)[2]
     still = eng.copy()
     still.cmask = eng.cmask.copy()

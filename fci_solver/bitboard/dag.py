@@ -73,17 +73,21 @@ def dag_walk(pos: Position, cards: CardTable, target: int, max_states: int = 2_0
     eng = eng or Engine(pos.board, cards)
     root = key_of(pos)
     w = DagWalk(eng, root, target, dag_table_size(max_states))
-    ck0, ck1, cmeta = eng.buffers()[:3]
     if eng.lower_bound(root) > target:
         w.ctl[1] = 1
         return w
-    seconds = None if deadline is None else deadline - time.perf_counter()
+    _walk(eng, root, target, max_states, w, None if deadline is None else deadline - time.perf_counter())
+    return w
+
+
+def _walk(eng: Engine, key, target: int, max_states: int, w: DagWalk, seconds: float | None) -> None:
+    """One kernel walk from the full state ``key`` into the table ``w`` (cleared by the caller)."""
+    ck0, ck1, cmeta = eng.buffers()[:3]
     with interrupt.flag(seconds) as stop:
-        K.dag_walk(np.uint64(root[0]), np.uint64(root[1]), np.int64(root[2]), target, max_states, ck0, ck1, cmeta,
+        K.dag_walk(np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2]), target, max_states, ck0, ck1, cmeta,
                    eng.ab, eng.prey, eng.mid, eng.bydist, eng.dstart, eng.maxd, eng.cmask, eng.cellrc,
                    w.k0, w.k1, w.tag, w.s, w.n, w.lo, w.hi, w.best, w.ctl, stop)
     interrupt.check()
-    return w
 
 
 def fewest_stacks(eng: Engine, key, max_states: int, walk: DagWalk | None = None) -> int | None:
@@ -99,17 +103,32 @@ def fewest_stacks(eng: Engine, key, max_states: int, walk: DagWalk | None = None
         walk = DagWalk(eng, key, K.NCARDS, dag_table_size(max_states))
     walk.tag[:] = 0
     walk.ctl[:] = 0
-    ck0, ck1, cmeta = eng.buffers()[:3]
-    k0, k1, meta = np.uint64(key[0]), np.uint64(key[1]), np.int64(key[2])
-    with interrupt.flag(None) as stop:
-        K.dag_walk(k0, k1, meta, K.NCARDS, max_states, ck0, ck1, cmeta, eng.ab, eng.prey, eng.mid, eng.bydist,
-                   eng.dstart, eng.maxd, eng.cmask, eng.cellrc, walk.k0, walk.k1, walk.tag, walk.s, walk.n,
-                   walk.lo, walk.hi, walk.best, walk.ctl, stop)
-    interrupt.check()
+    _walk(eng, key, K.NCARDS, max_states, walk, None)
     check_overflow(int(walk.ctl[1]))
     if walk.ctl[1] != 1:
         return None
-    return int(walk.best[K.find_slot(walk.k0, walk.k1, walk.tag, k0, k1, meta)])
+    return int(walk.best[K.find_slot(walk.k0, walk.k1, walk.tag, np.uint64(key[0]), np.uint64(key[1]),
+                                     np.int64(key[2]))])
+
+
+class FewestStacks:
+    """:func:`fewest_stacks` in tables of growing ``sizes`` (states), each made when first needed:
+    most graphs are small, and each walk clears its whole table."""
+
+    def __init__(self, eng: Engine, sizes):
+        self.eng, self.sizes, self.tables = eng, tuple(sizes), {}
+        self.states = 0  # the states of the last walk that finished
+
+    def __call__(self, key) -> int | None:
+        """The fewest stacks from ``key``, or None past the largest size."""
+        for n in self.sizes:
+            if n not in self.tables:
+                self.tables[n] = DagWalk(self.eng, None, K.NCARDS, dag_table_size(n))
+            fewest = fewest_stacks(self.eng, key, n, self.tables[n])
+            if fewest is not None:
+                self.states = int(self.tables[n].ctl[0])
+                return fewest
+        return None
 
 
 def dag_stats(pos: Position, cards: CardTable, target: int, max_nodes: int = 2_000_000):
