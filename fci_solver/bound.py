@@ -184,6 +184,7 @@ def still_eaters(pos: Position, cards: CardTable, shark: bool) -> dict[int, set[
     tops = reach.tops
     steps = mover_steps(cards)
     free = (mover_cards(cards) - self_movers(cards) - set(steps)) & tops
+    caiman = pos.pending == "caiman" or any(_prey(g, tops, shark) for g in caiman_sources(cards) & tops)
     active: set[int] = set()
     while True:
         if any(reach.meets(m, q) for m in free for q in _prey(m, tops, shark)):
@@ -195,7 +196,6 @@ def still_eaters(pos: Position, cards: CardTable, shark: bool) -> dict[int, set[
         slack = _slack(active, steps, tops, shark)
         if slack > MAX_SLACK:
             return None
-        caiman = pos.pending == "caiman" or any(_prey(g, tops, shark) for g in caiman_sources(cards) & tops)
         shares = {} if caiman else {m: steps[m] * _eats_at_most(m, tops, shark) for m in active}
         reach = Reach(pos, cards, shark, slack=slack, shares=shares)
 
