@@ -75,4 +75,8 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        print("interrupted: the rows above are complete", file=sys.stderr)
+        sys.exit(130)
