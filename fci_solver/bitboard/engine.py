@@ -17,6 +17,7 @@ from ..cards import EFFECTS, CardTable
 from ..errors import FciError
 from ..position import Board
 from . import kernels as K
+from .memory import apart
 
 MAX_CELLS = 127
 CHILD_CAP = 1 << 22  # child buffer entries (about 84 MB)
@@ -123,8 +124,8 @@ class Engine:
         self.ab, self.cmask = card_arrays(cards)
         self._buf = None
         self._twin = None
-        self._wk = np.empty(K.WORK, np.int64)
-        self.work = np.zeros(K.search_work_size(self.bydist.shape[0]), np.int64)  # its bound cache starts empty
+        self._wk = apart(K.WORK, np.int64)
+        self.work = apart(K.search_work_size(self.bydist.shape[0]), np.int64)  # its bound cache starts empty
 
     def twin(self) -> "Engine":
         """An engine for the same board and cards with its own buffers (a second search at
@@ -137,8 +138,8 @@ class Engine:
         """A new engine for the same board and cards, its tables shared, its buffers its own."""
         t = copy.copy(self)
         t._buf, t._twin = None, None
-        t._wk = np.empty(K.WORK, np.int64)
-        t.work = np.zeros_like(self.work)
+        t._wk = apart(K.WORK, np.int64)
+        t.work = apart(self.work.shape, np.int64)
         return t
 
     def calibrated(self) -> "Engine":

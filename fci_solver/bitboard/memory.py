@@ -36,3 +36,19 @@ def zeros(shape, dtype, touch_above: int = 0) -> np.ndarray:
             flat[lo:lo + step] = 0
             check_interrupt()
     return a
+
+
+LINE = 128  # bytes: two cache lines, since the next line is fetched with one
+
+
+def apart(shape, dtype, fill=0) -> np.ndarray:
+    """An array filled with ``fill`` on cache lines of its own: small arrays that two threads
+    write at once (each its own search's control words and scratch), when numpy puts them side
+    by side, share a line, which then moves between the cores at every write."""
+    dtype = np.dtype(dtype)
+    n = int(np.prod(shape))
+    raw = np.empty(n * dtype.itemsize + 3 * LINE, np.uint8)
+    start = -raw.ctypes.data % LINE + LINE
+    a = raw[start:start + n * dtype.itemsize].view(dtype).reshape(shape)
+    a[...] = fill
+    return a

@@ -130,8 +130,8 @@ def check_overflow(status: int) -> None:
 
 def walk_arrays():
     """The frames, control words and incumbent path of one kernel search, zeroed."""
-    return (np.zeros((K.MAXD, K.FRAME_FIELDS), np.int64), np.zeros(K.CTL_FIELDS, np.int64),
-            np.zeros((K.MAXD, 3), np.int64))
+    return (memory.apart((K.MAXD, K.FRAME_FIELDS), np.int64), memory.apart(K.CTL_FIELDS, np.int64),
+            memory.apart((K.MAXD, 3), np.int64))
 
 
 class _Walk:
