@@ -949,6 +949,60 @@ def test_a_parallel_solve_of_a_full_deal_agrees(seed, parallel):
     assert len(replay_end(pos, two.line)) == two.min_remaining
 
 
+def head_start_alone(slice_: int = 2000, jobs: int = 2) -> BitboardSolver:
+    """A solver whose head start never ends: the whole solve is its passes with both move orders."""
+    s = BitboardSolver(CARDS, jobs=jobs)
+    s.head_start, s.slice, s.aside_beam = (10**12, 1e9), slice_, False
+    return s
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(max_cards=7), st.sampled_from([1, 7, 2000]))
+def test_the_move_orders_at_once_give_the_same_minimum_and_a_line_that_replays(pos, slice_):
+    one = solved(pos, slice_=0)
+    both = head_start_alone(slice_).solve(pos)
+    assert (both.min_remaining, both.exact) == (one.min_remaining, True)
+    assert len(replay_end(pos, both.line)) == both.min_remaining
+
+
+def test_on_two_threads_the_head_start_runs_the_two_move_orders_at_once(monkeypatch):
+    # Each move order's search runs on a thread of its own, over one table that grows as it fills,
+    # as a one-thread table does, but only while neither search is running: here from 256 entries,
+    # through a proof of five passes (without abilities and with the Whale alone, deal 4 on a
+    # board with no margin ends with 5 stacks against a bound of 1).
+    from fci_solver.bitboard import search as bs
+    from fci_solver.position import Deal
+
+    stepped, running, grown = {}, [], []
+    step, grow = bs._Walk.step, bs.BitboardSolver._maybe_grow
+
+    def counted_step(self, *a):
+        stepped.setdefault(id(self), set()).add(threading.current_thread())
+        running.append(self)
+        try:
+            return step(self, *a)
+        finally:
+            running.remove(self)
+
+    def watched_grow(self):
+        size = self.table.shape[0]
+        grow(self)
+        if self.table.shape[0] > size:
+            grown.append(len(running))
+
+    monkeypatch.setattr(bs._Walk, "step", counted_step)
+    monkeypatch.setattr(bs.BitboardSolver, "_maybe_grow", watched_grow)
+    monkeypatch.setattr(bs, "INITIAL_ENTRIES", 1 << 8)
+    pos = Deal.random("standard", 4).position(0, False, True)
+    s = head_start_alone()
+    s.cards = CARDS.plain()
+    r = s.solve(pos)
+    assert r.exact and r.min_remaining == 5 and len(replay_end(pos, r.line, CARDS.plain())) == 5
+    threads = [t for ts in stepped.values() for t in ts]
+    assert len(set(threads)) == 2 and len(threads) == len(stepped)  # each search on one thread, two threads
+    assert len(grown) >= 3 and set(grown) == {0}
+
+
 def _passes_of_a_proof(monkeypatch, **attributes) -> list[str]:
     """The passes a two-thread solve runs, in order, on a deal that is mostly proofs: without
     abilities and with the Whale alone, deal 4 on a board with no margin ends with 5 stacks

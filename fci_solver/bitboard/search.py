@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import NamedTuple
 
 import numpy as np
@@ -32,16 +32,19 @@ INITIAL_ENTRIES = 1 << 18
 # 68,000 states (2^24: 0.13 s).
 SHARED_ENTRIES = 1 << 24
 # A solve's threads share a table sized by what its head start used: 4 times the one-thread
-# table, at least this.  The wide boards' slowest deals (a few million states) ran 10-20% faster
-# on 2^22 entries than on 2^24, whose pages cost about 1.2 s to fault in here.
-SOLVE_SHARED_MIN = 1 << 22
-# A solve with jobs > 1 runs on one thread alone first: most deals end within it, and more threads
-# cost a shared table (about 0.1 s on deals that end just after).  The head start is also cut by
-# time: the wide boards' slow deals spend 10-30 us a state and were one thread for their first
-# 200,000 states (ring 172: all of them); with 0.25 s two threads are 1.5-2.5x faster on them.
+# table, at least this (it grows between passes when it fills).  Its pages are fresh memory, which
+# costs about 2 ms a megabyte here on a process's first touch: 2^22 entries (100 MB) were a fifth
+# of a 1 s plain deal on two threads; 2^20 left the 3-5 s deals as they were (RESULTS.md).
+SOLVE_SHARED_MIN = 1 << 20
+# A solve with jobs > 1 starts with both move orders of a one-thread solve's passes at once, one on
+# each thread, over the one-thread table that grows as it fills: most deals end within this head
+# start, and sharing out the root's turns costs a shared table.  The head start is cut by states
+# and by time: a long proof, shared out by the root's turns, goes nearly twice as fast, where the
+# two orders repeat much of each other's work.
 HEAD_START = 200_000
-HEAD_SECONDS = 0.25
+HEAD_SECONDS = 0.1
 LAZY_SECONDS = 1.0  # jobs > 1, parallel "auto": Lazy SMP for this long, then the root's turns split
+RACE_STEP = 250  # states per kernel call of a move order that runs beside the other (_steps_at_once)
 SLICE = 2000  # states per turn of each move order in a one-thread solve (benchmarks/RESULTS.md)
 DEFAULT_MEMORY_MIB = 2048
 ENTRY_BYTES = 8 * K.FIELDS
@@ -232,10 +235,19 @@ class BitboardSolver:
         # far) and the bound proven by then
         self._root, self._walks, self._proven, self._t0 = None, [], 0, 0.0
         self._regrow = False  # a parallel pass was stopped to run again on a larger shared table
-        # jobs > 1: during the head start, which searches on one thread, the beam runs all its
-        # widths on the other core, and the head start lasts until it is done (gap seeds 348 and
-        # 848: the line at width 4,096, 1.0-1.1 s on one thread, 0.45 s on two; RESULTS.md)
+        # jobs > 1: during the head start the beam runs all its widths on a thread of its own, and
+        # the head start lasts until it is done (gap seeds 348 and 848: the line at width 4,096,
+        # 1.0-1.1 s on one thread, 0.45 s on two; RESULTS.md).  With the move orders at once that
+        # is three threads on two cores, and still the faster: with the beam's turns among the
+        # searches instead, gap seed 348 took 1.2 s against 0.7 s.
         self.aside_beam = True
+        # jobs > 1: the head start's two move orders run at once, one on each of two threads
+        # (plain deals of 1-2 s with both sea animals: about a fifth less time than with the
+        # orders in turn on one thread and the other core left to the beam)
+        self.orders_at_once = True
+        # a thread on which the second move order of a pass runs beside the first (a solve's head
+        # start with jobs > 1), or None: the orders take turns on one thread
+        self._order_pool = None
 
     @property
     def max_entries(self) -> int:
@@ -311,6 +323,36 @@ class BitboardSolver:
         self._count(done, used, walk.status)
         return done
 
+    def _steps_at_once(self, walks: list, step: int, left: int | None) -> int:
+        """One turn of each of two walks at the same time, the second on :attr:`_order_pool`'s
+        thread, over this solver's table (which grows only between turns); the states run.  Each
+        runs in runs of :data:`RACE_STEP` states, so that neither goes on long once the other is
+        done: on one thread the first move order's slice would hold up the other's answer."""
+        self._maybe_grow()
+        budget = step if left is None else max(1, min(step, (left + 1) // 2))
+        done = threading.Event()
+
+        def run(walk: _Walk) -> tuple[int, int]:
+            ran = used = 0
+            while ran < budget and not done.is_set() and not interrupt.STOP.is_set():
+                n, u = walk.step(self.table, min(RACE_STEP, budget - ran))
+                ran, used = ran + n, used + u
+                if walk.status != 0 or n == 0:
+                    done.set()
+            return ran, used
+
+        later = self._order_pool.submit(run, walks[1])
+        try:
+            first = run(walks[0])
+        except BaseException:
+            done.set()
+            raise
+        finally:
+            second = later.result()  # the other thread writes the table and its walk until then
+        self._count(*first, walks[0].status)
+        self._count(*second, walks[1].status)
+        return first[0] + second[0]
+
     def _count(self, done: int, used: int, status: int) -> None:
         """After a kernel call: Ctrl-C answered, its states and table entries counted, a child
         buffer overflow (status 3) reported."""
@@ -355,7 +397,12 @@ class BitboardSolver:
         ran = told = 0
         try:
             while True:
-                for walk in walks:
+                if self._order_pool is not None and len(walks) == 2:
+                    ran += self._steps_at_once(walks, step, None if max_states is None else max_states - ran)
+                    for walk in walks:
+                        if walk.status in (1, 2):
+                            return walk.result()
+                for walk in walks if self._order_pool is None or len(walks) != 2 else ():
                     # a state budget is kept to the state, not to the step (grading gives some searches 2,000)
                     ran += self._step(walk, step if max_states is None else max(1, min(step, max_states - ran)))
                     if walk.status in (1, 2):
@@ -495,8 +542,12 @@ class BitboardSolver:
             # what the head start proved stays in the table
             # the beam runs on the other core meanwhile, and the head start lasts until it is done
             states, seconds = self.head_start
-            status, value, proven, beta, best_inc, best_path, line = self._passes(eng, root, deadline, states,
-                                                                                  t0 + seconds, self.aside_beam)
+            try:
+                with interrupt.pool(1) if self.orders_at_once else nullcontext() as self._order_pool:
+                    status, value, proven, beta, best_inc, best_path, line = self._passes(
+                        eng, root, deadline, states, t0 + seconds, self.aside_beam)
+            finally:
+                self._order_pool = None
             if status == 0 and not self.stopped(deadline):
                 found = self._threads(eng, root, deadline, proven)
                 if found is not None:
