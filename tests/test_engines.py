@@ -1003,6 +1003,24 @@ def test_on_two_threads_the_head_start_runs_the_two_move_orders_at_once(monkeypa
     assert len(grown) >= 3 and set(grown) == {0}
 
 
+def test_the_head_starts_move_orders_stop_at_its_time_within_a_few_hundred_states(monkeypatch):
+    # Near a deal's root a state can cost 100-200 us: the two searches look at the clock after
+    # each run of RACE_STEP states, not only at the end of a turn of 2,000.  A head start whose
+    # time is up at once runs one such run in each, and the threads take the solve over.
+    from fci_solver.bitboard import search as bs
+    from fci_solver.position import Deal
+
+    turns = []
+    at_once = bs.BitboardSolver._steps_at_once
+    monkeypatch.setattr(bs.BitboardSolver, "_steps_at_once", lambda self, *a: turns.append(at_once(self, *a)) or turns[-1])
+    pos = Deal.random("standard", 4).position(0, False, True)
+    s = BitboardSolver(CARDS.plain(), jobs=2)
+    s.head_start, s.aside_beam = (10**12, 0.0), False
+    r = s.solve(pos)
+    assert turns and turns[0] <= 2 * bs.RACE_STEP and s.slice > 4 * bs.RACE_STEP
+    assert r.exact and r.min_remaining == 5 and len(replay_end(pos, r.line, CARDS.plain())) == 5
+
+
 def _passes_of_a_proof(monkeypatch, **attributes) -> list[str]:
     """The passes a two-thread solve runs, in order, on a deal that is mostly proofs: without
     abilities and with the Whale alone, deal 4 on a board with no margin ends with 5 stacks
