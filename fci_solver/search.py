@@ -35,8 +35,9 @@ def solve(
     is proven.  With ``stop_at`` (bitboard engine) the search stops as soon
     as a line ends with at most that many stacks, or it is proven that none
     can: enough to answer "can it be won?", not necessarily exact.  ``jobs`` threads (bitboard
-    engine) search the whole tree over one shared table, in alternate move orders (Lazy SMP): the
-    same minimum, often much sooner on hard deals; the line may differ from one thread's.
+    engine): for a tenth of a second two of them run the search's two move orders at once, then
+    all of them share out the root's turns over one table: the same minimum, sooner on deals
+    that take over a second; the line may differ from one thread's.
     Ctrl-C raises :class:`Stopped`, holding the best line found by then.
     """
     cards = cards or standard_cards()
