@@ -555,8 +555,8 @@ class BitboardSolver:
         root = key_of(pos)
         deadline = t0 + self.time_limit if self.time_limit else None
         if self.jobs > 1:
-            # what the head start proved stays in the table
-            # the beam runs on the other core meanwhile, and the head start lasts until it is done
+            # what the head start proved stays in the table; its two move orders run at once, and
+            # the beam on a thread of its own, which the head start waits for
             states, seconds = self.head_start
             try:
                 with interrupt.pool(1) if self.orders_at_once else nullcontext() as self._order_pool:
