@@ -1021,6 +1021,34 @@ def test_the_head_starts_move_orders_stop_at_its_time_within_a_few_hundred_state
     assert r.exact and r.min_remaining == 5 and len(replay_end(pos, r.line, CARDS.plain())) == 5
 
 
+def test_a_turn_near_a_deadline_runs_only_the_states_that_fit():
+    from fci_solver.bitboard.search import RACE_STEP, fitted
+
+    assert fitted(2000, None, 10_000, 2) == 2000  # no deadline: the whole turn
+    assert fitted(2000, 10.0, 10_000, 2) == 2000  # time enough
+    assert fitted(2000, 0.1, 10_000, 2) == 500  # 1,000 states fit, shared by the two move orders
+    assert fitted(2000, 0.01, 10_000, 2) == fitted(2000, -1.0, 10_000, 1) == RACE_STEP  # a few, to look again
+
+
+def test_two_threads_out_of_time_show_the_line_of_an_open_search_as_one_thread_does(monkeypatch):
+    # The threads' searches ask "fewer than beta?" and so rarely reach a game's end: when the time
+    # is up, a short open search dives to one, as after a one-thread solve's passes.
+    from fci_solver.bitboard import search as bs
+    from fci_solver.position import Deal
+
+    runs = []
+    run = bs.BitboardSolver._run
+    monkeypatch.setattr(bs.BitboardSolver, "_split_pass", lambda self, *a: (None, None))  # out of time
+    monkeypatch.setattr(bs.BitboardSolver, "_run", lambda self, eng, key, beta, *a, **k: runs.append(beta)
+                        or run(self, eng, key, beta, *a, **k))
+    pos = Deal.random("standard", 4).position(3, True, True)
+    s = BitboardSolver(CARDS.plain(), jobs=2, time_limit=5.0)
+    s.head_start, s.aside_beam = (1, 0.0), False
+    r = s.solve(pos)
+    assert runs == [len(pos) + 1] and not r.exact
+    assert len(replay_end(pos, r.line, CARDS.plain())) == r.min_remaining < len(pos)
+
+
 def _passes_of_a_proof(monkeypatch, **attributes) -> list[str]:
     """The passes a two-thread solve runs, in order, on a deal that is mostly proofs: without
     abilities and with the Whale alone, deal 4 on a board with no margin ends with 5 stacks

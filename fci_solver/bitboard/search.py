@@ -44,6 +44,7 @@ SOLVE_SHARED_MIN = 1 << 20
 HEAD_START = 200_000
 HEAD_SECONDS = 0.1
 LAZY_SECONDS = 1.0  # jobs > 1, parallel "auto": Lazy SMP for this long, then the root's turns split
+SLOW_RATE = 5000  # states a second a search is taken to run at before it has run (see fitted)
 RACE_STEP = 250  # states per kernel call of a move order that runs beside the other (_steps_at_once)
 SLICE = 2000  # states per turn of each move order in a one-thread solve (benchmarks/RESULTS.md)
 DEFAULT_MEMORY_MIB = 2048
@@ -129,6 +130,17 @@ def check_overflow(status: int) -> None:
     """After a search kernel's call: status 3 is a child buffer overflow, an error."""
     if status == 3:
         raise FciError("the child buffer overflowed (a node with too many turns)")
+
+
+def fitted(step: int, seconds: float | None, rate: float, walks: int) -> int:
+    """The states each of ``walks`` searches runs in its next turn: ``step``, or as many as fit in
+    the ``seconds`` left before a deadline at ``rate`` (states a second, all the walks together:
+    the last turn's, or at first :data:`SLOW_RATE`), at least :data:`RACE_STEP`.  Near a deal's
+    root a state can cost 100-200 us: a search begun just before a one-second time limit, with a
+    chunk of 5,000 states, held it for 0.6 s more."""
+    if seconds is None:
+        return step
+    return max(RACE_STEP, min(step, int(rate * seconds / walks)))
 
 
 def walk_arrays():
@@ -414,12 +426,16 @@ class BitboardSolver:
         so far); the last two wait for a beam that runs aside."""
         ran = told = 0
         ends = [t for t in (until, deadline) if t is not None]
+        end, rate = (min(ends) if ends else None), SLOW_RATE
         try:
             if probe is not None and probe.aside:
                 self._probe_turn(probe, 0, 0, max_states, beta, deadline)  # the beam's thread starts now
             while True:
-                ran += self._turn(walks, step, None if max_states is None else max_states - ran,
-                                  min(ends) if ends else None)
+                t = time.perf_counter()
+                n = self._turn(walks, fitted(step, None if end is None else end - t, rate, len(walks)),
+                               None if max_states is None else max_states - ran, end)
+                rate = n / max(time.perf_counter() - t, 1e-6)
+                ran += n
                 for walk in walks:
                     if walk.status in (1, 2):
                         return walk.result()
@@ -540,12 +556,15 @@ class BitboardSolver:
         """What a solve stopped by Ctrl-C has found: the best line of its searches from the root
         (played out to the end of the game), and the bound proven by then.  Like a time limit's,
         the result is exact only when that line reaches the bound."""
-        eng = Engine(pos.board, self.cards)
-        found = [w for w in self._walks if w.incumbent is not None]
-        best = min(found, key=lambda w: w.incumbent, default=None)
-        keys = self._incumbent_line(eng, self._root, best.inc if best is not None else None)
+        keys = self._best_line(Engine(pos.board, self.cards), self._root)
         return self._result(pos, self._t0, keys, None, self._proven, False,
                             {"jobs": self.jobs, "interrupted": True})
+
+    def _best_line(self, eng: Engine, root) -> list:
+        """The best line so far of the searches from ``root``, played out to the end of the game."""
+        found = [w for w in self._walks if w.incumbent is not None]
+        best = min(found, key=lambda w: w.incumbent, default=None)
+        return self._incumbent_line(eng, root, best.inc if best is not None else None)
 
     def _solve(self, pos: Position) -> SolveResult:
         load_search_kernels()
@@ -588,7 +607,7 @@ class BitboardSolver:
             # timed out (status 0) or reached stop_at (status 2): the incumbent line is real, the value a bound
             keys = self._incumbent_line(eng, root, best_path)
             exact = False
-            low = proven
+            low = max(proven, self._proven)  # the threads may have proven more than the head start
         return self._result(pos, t0, keys, value if exact else None, low, exact,
                             {"table_entries": int(self.table.shape[0]), "table_used": self.used})
 
@@ -665,7 +684,8 @@ class BitboardSolver:
         others find when they reach it.  A pass is shared out as :attr:`parallel` says
         (:meth:`_split_pass`, :meth:`_lazy_pass`, or "auto": the one for :attr:`lazy_seconds`,
         then the other), from the bound ``proven`` (the head start's).  Returns (keys, value, lower
-        bound, exact), or None when the root has no turn (the serial search handles it)."""
+        bound, exact), or None when the root has no turn or the time is up (the caller then shows
+        the best line it finds: the head start's, or an open search's)."""
         kids = eng.children(root)
         if not kids:
             return None
@@ -700,7 +720,7 @@ class BitboardSolver:
                     split = True  # "auto": Lazy SMP's time is up, the root's turns are shared out
                     continue
                 if v is None:
-                    return self._play_out(eng, root, []), None, proven, False  # out of time
+                    return None  # out of time: the caller shows the best line it can find
                 if keys is not None:
                     if self.stop_at and v <= self.stop_at and v > proven:
                         return keys, v, proven, False  # a line within the target; the minimum is not asked
