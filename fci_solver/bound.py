@@ -161,7 +161,7 @@ def still_eaters(pos: Position, cards: CardTable, shark: bool) -> dict[int, set[
 
     Which movers of a bounded step may ever eat is found by growing their set: those that may meet
     their prey with no stack shifted, then those that may with the shifts the ones found so far can
-    make (:func:`_slack`), until no more may.  A mover outside the set never eats: before the first
+    make (:func:`_shares`), until no more may.  A mover outside the set never eats: before the first
     eat of one, only movers in the set have acted, and their shifts are within the slack.
 
     A mover's own cell meets with none of that mover's shifts: a stack stands for the top whose
@@ -193,16 +193,17 @@ def still_eaters(pos: Position, cards: CardTable, shark: bool) -> dict[int, set[
         if met == active:
             return {t: {e for e in tops if 1 <= e - t <= 3 and reach.meets(e, t)} for t in tops}
         active = met
-        slack = _slack(active, steps, tops, shark)
+        shares = _shares(active, steps, tops, shark)
+        slack = sum(shares.values())
         if slack > MAX_SLACK:
             return None
-        shares = {} if caiman else {m: steps[m] * _eats_at_most(m, tops, shark) for m in active}
-        reach = Reach(pos, cards, shark, slack=slack, shares=shares)
+        reach = Reach(pos, cards, shark, slack=slack, shares={} if caiman else shares)
 
 
-def _slack(movers: set[int], steps: dict[int, int], tops: set[int], shark: bool) -> int:
-    """How far ``movers`` may shift stacks in all: each eat of one shifts at most its step."""
-    return sum(steps[m] * _eats_at_most(m, tops, shark) for m in movers)
+def _shares(movers: set[int], steps: dict[int, int], tops: set[int], shark: bool) -> dict[int, int]:
+    """How far each of ``movers`` may shift stacks in all (their sum is the slack): each eat of
+    one shifts at most its step."""
+    return {m: steps[m] * _eats_at_most(m, tops, shark) for m in movers}
 
 
 DISCARD_DEPTH = 3  # discard choices searched exactly; beyond, each discard is assumed to remove a stuck top
