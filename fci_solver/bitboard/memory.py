@@ -41,8 +41,8 @@ def zeros(shape, dtype, touch_above: int = 0) -> np.ndarray:
 LINE = 128  # bytes: two cache lines, since the next line is fetched with one
 
 
-def apart(shape, dtype, fill=0) -> np.ndarray:
-    """An array filled with ``fill`` on cache lines of its own: small arrays that two threads
+def apart(shape, dtype) -> np.ndarray:
+    """An array of zeros on cache lines of its own: small arrays that two threads
     write at once (each its own search's control words and scratch), when numpy puts them side
     by side, share a line, which then moves between the cores at every write."""
     dtype = np.dtype(dtype)
@@ -50,5 +50,5 @@ def apart(shape, dtype, fill=0) -> np.ndarray:
     raw = np.empty(n * dtype.itemsize + 3 * LINE, np.uint8)
     start = -raw.ctypes.data % LINE + LINE
     a = raw[start:start + n * dtype.itemsize].view(dtype).reshape(shape)
-    a[...] = fill
+    a[...] = 0
     return a
