@@ -376,7 +376,7 @@ def perft_cmd(setup: Setup, depth, engine, jobs, memory, quiet, as_json):
     """Count distinct states after exactly 1..depth turns (the perft of RULES.md).
 
     Each level holds every position it counts: with both sea animals a standard deal's second
-    level has about 60 million, and the third would need hundreds of gigabytes.
+    level has 60-200 million, which takes 5-14 GB, and the third would need hundreds of gigabytes.
 
     Exit status 3: --memory stopped it before the last level was counted.
 

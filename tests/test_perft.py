@@ -13,7 +13,6 @@ from fci_solver.bitboard import perft as bp
 from fci_solver.bitboard.perft import perft
 from fci_solver.bitboard.codec import key_of
 from fci_solver.bitboard.engine import Engine
-from fci_solver.errors import FciError
 from fci_solver.search import perft_suite
 
 from helpers import CARDS
@@ -64,7 +63,7 @@ def test_a_double_move_is_listed_in_one_order_and_the_level_is_the_same():
     k = key_of(pos)
     level = (np.array([k[0]], np.uint64), np.array([k[1]], np.uint64), np.array([k[2]], np.int64))
     s = bp._LevelSet(1 << 12)
-    bp._one_thread(level, bp._Lister(eng), s)
+    bp._one_thread(level, bp._Lister(eng), s, bp._Buffer())
     level = s.states()
     both_orders = set()
     generated = 0
@@ -129,12 +128,30 @@ def test_one_run_counts_every_level_and_reports_each_set_as_it_fills():
     assert seen[-1] == (2, counts[1]) and seen == sorted(seen)
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_a_state_whose_turns_overflow_a_buffer_is_an_error_on_any_number_of_threads(monkeypatch, jobs):
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_a_state_whose_turns_overflow_a_buffer_is_listed_again_in_one_twice_as_large(monkeypatch, jobs):
+    # with the Whale, a standard deal's level-1 states list up to 5.1 million turns each, more
+    # than a buffer's first 4.2 million; here the start's 561 turns meet a buffer of 200
     pos, counts = _rows("standard-none")[0].values
-    monkeypatch.setattr(bp, "BUFFER", counts[0] - 1)  # the start's own turns do not fit
-    with pytest.raises(FciError, match="too many children"):
-        perft(pos, 1, CARDS, jobs)
+    monkeypatch.setattr(bp, "BUFFER", 200)
+    grown = []
+    grow = bp._Buffer.grow
+    monkeypatch.setattr(bp._Buffer, "grow", lambda b: (grown.append(b.size), grow(b)))
+    assert perft(pos, 2, CARDS, jobs) == counts[1]
+    assert grown[:2] == [200, 400]
+    if jobs == 1:  # one buffer, which stays grown for the next level's larger lists
+        assert grown == [200 << i for i in range(len(grown))] and len(grown) > 2
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_buffer_that_cannot_grow_within_the_memory_budget_stops_the_count(monkeypatch, jobs):
+    # as if a listed state took a megabyte: the buffers of 200 and a first growth to 400 fit in
+    # 700 MiB, a growth to 800 does not
+    pos, counts = _rows("standard-none")[0].values
+    monkeypatch.setattr(bp, "BUFFER", 200)
+    monkeypatch.setattr(bp, "STATE_BYTES", 1 << 20)
+    with pytest.raises(bp.TooLarge, match=r"perft\(1\) needs more than the 700 MiB"):
+        perft(pos, 1, CARDS, jobs, memory=700)
 
 
 @pytest.mark.parametrize("pos, counts", [p for p in suite() if not p.values[0].whale])

@@ -25,7 +25,9 @@ from .codec import key_of
 from .engine import Engine
 
 LIST_SLICE = 512  # level states a lister takes at a time
-BUFFER = 1 << 22  # children a buffer holds (100 MB): one state with the Whale lists 854,053
+# children a buffer holds at first (100 MB); one state's turns that do not fit double it: with
+# the Whale, a state one turn into a standard deal lists up to 5.1 million
+BUFFER = 1 << 22
 # children listed before a buffer is added: a few hundredths of a second of work, and 24 MB that
 # the adds read back from the cache
 HANDOFF = 1 << 20
@@ -67,6 +69,14 @@ class _Budget:
     def __init__(self, mib: int, buffers: int):
         self.mib = mib
         self.free = (mib << 20) - buffers * BUFFER * STATE_BYTES
+        self._lock = threading.Lock()  # listers take room for larger buffers on their own threads
+
+    def take(self, nbytes: int) -> None:
+        """Hold ``nbytes`` more for the rest of the count, or raise :class:`_NoRoom`."""
+        with self._lock:
+            if nbytes > self.free:
+                raise _NoRoom
+            self.free -= nbytes
 
     def fits(self, *states_and_slots: tuple[int, int]) -> bool:
         return sum(n * STATE_BYTES + m * SLOT_BYTES for n, m in states_and_slots) <= self.free
@@ -102,8 +112,11 @@ def perft(pos: Position, depth: int, cards: CardTable, jobs: int = 1, memory: in
         raise FciError("--jobs must be at least 1")
     k = key_of(pos)
     level = (np.array([k[0]], np.uint64), np.array([k[1]], np.uint64), np.array([k[2]], np.int64))
-    listers = [_Lister(Engine(pos.board, cards)) for _ in range(max(1, jobs - 1))]
-    budget = _Budget(memory or default_memory_mib(), 1 if jobs == 1 else BUFFERS_PER_LISTER * len(listers))
+    n_listers = max(1, jobs - 1)
+    n_buffers = 1 if jobs == 1 else BUFFERS_PER_LISTER * n_listers
+    budget = _Budget(memory or default_memory_mib(), n_buffers)
+    listers = [_Lister(Engine(pos.board, cards), room=budget.take) for _ in range(n_listers)]
+    buffers = [_Buffer() for _ in range(n_buffers)]  # kept over the levels, as the budget holds a grown one
     with thread_pool(jobs) if jobs > 1 else nullcontext() as pool:
         before = 1
         for d in range(depth):
@@ -116,9 +129,9 @@ def perft(pos: Position, depth: int, cards: CardTable, jobs: int = 1, memory: in
                               lambda size, n=n: budget.fits((n, size + size // 2)),
                               progress and (lambda found, d=d: progress(d + 1, found)))
                 if pool is None:
-                    _one_thread(level, listers[0], s)
+                    _one_thread(level, listers[0], s, buffers[0])
                 else:
-                    _Pipeline(level, listers, s).run(pool)
+                    _Pipeline(level, listers, s, buffers).run(pool)
             except _NoRoom:
                 raise TooLarge(d + 1, budget.mib, s.count if s is not None else 0) from None
             if each:
@@ -192,9 +205,19 @@ class _Buffer:
     """Listed children: keys, meta, and how many."""
 
     def __init__(self):
-        size = BUFFER
-        self.k0, self.k1, self.meta = np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.int64)
+        self._arrays(BUFFER)
         self.got = np.zeros(1, np.int64)
+
+    def _arrays(self, size: int) -> None:
+        self.k0, self.k1, self.meta = np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.int64)
+
+    @property
+    def size(self) -> int:
+        return self.k0.shape[0]
+
+    def grow(self) -> None:
+        """Twice the room, empty."""
+        self._arrays(2 * self.size)
 
     @property
     def listed(self) -> int:
@@ -203,10 +226,11 @@ class _Buffer:
 
 class _Lister:
     """One listing thread's engine (its scratch arrays) and its place in the level; ``whole``
-    False lists an after-Whale half-step without the turns after it."""
+    False lists an after-Whale half-step without the turns after it.  ``room(nbytes)`` holds the
+    bytes a larger buffer adds (it raises :class:`_NoRoom` when they do not fit)."""
 
-    def __init__(self, eng: Engine, whole: bool = True):
-        self.eng, self.whole = eng, int(whole)
+    def __init__(self, eng: Engine, whole: bool = True, room=lambda nbytes: None):
+        self.eng, self.whole, self.room = eng, int(whole), room
         self.at = self.stop = 0
 
     def fill(self, level, take, buf: _Buffer) -> None:
@@ -221,8 +245,10 @@ class _Lister:
                     return
             i = K.level_children(*level, self.at, self.stop, e.ab, e.prey, e.mid, e.bydist, e.dstart, e.maxd,
                                  buf.k0, buf.k1, buf.meta, e.work, buf.got, self.whole)
-            if i < 0:
-                raise FciError("too many children for the child buffer")
+            if i < 0:  # the state's turns alone overflow the empty buffer: list it again in a larger one
+                self.room(buf.size * STATE_BYTES)
+                buf.grow()
+                continue
             full = i < self.stop
             self.at = i
             if full or buf.listed >= HANDOFF:
@@ -290,10 +316,9 @@ def _runs(n: int):
     return take
 
 
-def _one_thread(level, lister: _Lister, s: _LevelSet) -> None:
+def _one_thread(level, lister: _Lister, s: _LevelSet, buf: _Buffer) -> None:
     take = _runs(level[0].shape[0])
     lister.at = lister.stop = 0
-    buf = _Buffer()
     while True:
         lister.fill(level, take, buf)
         if not buf.listed:
@@ -304,13 +329,13 @@ def _one_thread(level, lister: _Lister, s: _LevelSet) -> None:
 class _Pipeline:
     """One level on several threads: listers fill buffers, one adder empties them."""
 
-    def __init__(self, level, listers: list, s: _LevelSet):
+    def __init__(self, level, listers: list, s: _LevelSet, buffers: list):
         self.level, self.listers, self.set = level, listers, s
         self.take = _runs(level[0].shape[0])
         self.free: queue.Queue = queue.Queue()
         self.full: queue.Queue = queue.Queue()
-        for _ in range(BUFFERS_PER_LISTER * len(listers)):
-            self.free.put(_Buffer())
+        for buf in buffers:
+            self.free.put(buf)
         self.failed = threading.Event()  # a thread raised: the others stop waiting
         self.left = len(listers)
         self.lock = threading.Lock()
