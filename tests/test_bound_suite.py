@@ -3,15 +3,17 @@ levels (tests/perft_suite.txt), for the rows without the Whale.
 
 The minimum comes from a walk of every state below a position with nothing cut
 (:func:`fewest_stacks`), so it rests on the rules alone and not on the bound it checks. A bound of
-1 needs no walk: every line ends with a stack at least. The suite's level 2 with the Whale is about
-0.7e9 expansions, and a few positions of the gap layout have graphs of millions of states:
-benchmarks/bound_suite.py walks those too.
+1 needs no walk: every line ends with a stack at least. The suite's level 2 with the Whale is
+193,853,703 positions from 979,623,303 turns, and a few positions of the gap layout have graphs of
+millions of states: benchmarks/bound_suite.py walks those too.
 """
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from fci_solver.bitboard import kernels as K
 from fci_solver.bound import lower_bound, mover_steps
 from fci_solver.bitboard.codec import key_of, position_of
 from fci_solver.bitboard.dag import FewestStacks, fewest_stacks
@@ -52,6 +54,17 @@ def test_both_engines_give_the_same_bound_on_the_suites_first_two_levels(row):
     above = [key for key in keys if eng.lower_bound(key) > 1]
     for key in above[::max(1, len(above) // 100)] + keys[::len(keys) // 50]:
         assert eng.lower_bound(key) == lower_bound(position_of(board, key), CARDS), key
+
+
+def test_a_listed_level_keeps_the_full_positions_whose_bound_is_above_1(row):
+    # benchmarks/bound_suite.py streams the Whale's level 2 through keep_above; here it meets
+    # the row's levels with every other position marked as an after-Whale half-step
+    name, board, eng, keys = row
+    k0, k1 = (np.array([k[i] for k in keys], np.uint64) for i in (0, 1))
+    meta = np.array([k[2] | (K.PHASE_BIT if i % 2 else 0) for i, k in enumerate(keys)], np.int64)
+    m = K.keep_above(k0, k1, meta, len(keys), 1, eng.cmask, eng.cellrc, np.empty(K.WORK, np.int64))
+    want = [k for k in keys[::2] if eng.lower_bound(k) > 1]
+    assert list(zip(k0[:m].tolist(), k1[:m].tolist(), meta[:m].tolist())) == want and want
 
 
 def exceeding(eng, keys):

@@ -147,5 +147,6 @@ from .dag import (  # noqa: F401, E402
     _dag_put,
     _fold,
     dag_walk,
+    keep_above,
     keep_within,
 )

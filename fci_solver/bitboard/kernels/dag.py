@@ -228,3 +228,20 @@ def keep_within(k0, k1, meta, n, target, need, cmask, cellrc, wk):
             meta[m] = meta[i]
             m += 1
     return m
+
+
+@njit(cache=True, nogil=True)
+def keep_above(k0, k1, meta, n, floor, cmask, cellrc, wk):
+    """Keep, in place at the front, those of the first ``n`` listed states that are full states
+    (no after-Whale half-step) with a lower bound above ``floor``; returns how many (the bound's
+    check against the true minimum, benchmarks/bound_suite.py, walks only those)."""
+    m = 0
+    for i in range(n):
+        if (meta[i] & PHASE_BIT) != 0:
+            continue
+        if lower_bound(k0[i], k1[i], meta[i], cmask, cellrc, wk) > floor:
+            k0[m] = k0[i]
+            k1[m] = k1[i]
+            meta[m] = meta[i]
+            m += 1
+    return m
