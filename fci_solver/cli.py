@@ -534,7 +534,8 @@ def _optimal_graph(setup: Setup, max_nodes, out, labels, quiet, as_json, jobs=1,
     progress = Progress("graph --optimal", enabled=not (quiet or as_json))
     try:
         G = o.optimal_graph(setup.start, setup.cards, max_nodes, jobs=jobs, time_limit=time_limit,
-                            progress=lambda n, _: progress(n, unit="next positions settled"))
+                            progress=lambda n, states: progress(n, unit="next positions settled",
+                                                                note=f"{states:,} states searched"))
     except o.Incomplete as e:
         progress.close()
         return _unfinished_optimal(e, setup, out, labels, as_json)
@@ -619,11 +620,12 @@ def _partial_graph_report(setup: Setup, report: dict, as_json: bool) -> None:
     if report["minimum"] is None:
         click.echo("\nNot finished: the start's minimum was not proven in time.")
         return
-    click.echo(f"\nMinimum {report['minimum']}. Not finished: {report['found']:,} perfect-play positions found, "
-               f"{report['expanded']:,} of them expanded, down to turn {report['turn']}; "
-               f"{report['settled']:,} next positions settled.")
+    click.echo(f"\nMinimum {report['minimum']}. Not finished: {plural(report['found'], 'perfect-play position')} "
+               f"found, {report['expanded']:,} of them expanded, down to turn {report['turn']}; "
+               f"{plural(report['settled'], 'next position')} settled.")
     click.echo(_build_cost(report["stats"], settled=False))
-    _width_table(report["width_by_turn"], "   (expanded so far)")
+    if report["width_by_turn"]:  # none before the start is expanded
+        _width_table(report["width_by_turn"], "   (expanded so far)")
     if "written" in report:
         click.echo(f"\nWrote {report['written']}: the {report['found']:,} positions found so far, {report['expanded']:,} "
                    "of them expanded, with the keeping turns between them.")

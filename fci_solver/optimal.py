@@ -18,6 +18,7 @@ from __future__ import annotations
 import gc
 import threading
 import time
+from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -40,6 +41,7 @@ from .bitboard.turns import TurnLister, Turns, spans
 
 CHUNK = 2000
 BATCH = 256  # next positions answered by one kernel call before any is searched
+PROGRESS_WAIT = 1.0  # seconds between progress reports while the build waits for a slice
 # the threads take runs of at most 1/RUNS_EACH of their share of the keys left (see _run_size)
 RUNS_EACH = 8
 # ways to play listed, and their next positions settled, between two looks at the node cap and the clock
@@ -128,8 +130,10 @@ def optimal_graph(start: Position, cards: CardTable, max_nodes: int = 100_000, p
     """The perfect-play graph of ``start``.
 
     Raises :class:`CapReached` as soon as more than ``max_nodes`` positions are found,
-    :class:`OutOfTime` when ``time_limit`` seconds pass, and :class:`Stopped` on Ctrl-C once a
-    position is expanded, each with the partial graph and counts.
+    :class:`OutOfTime` when ``time_limit`` seconds pass, and :class:`Stopped` on Ctrl-C once the
+    start's minimum is proven, each with the partial graph and counts.  ``progress(settled,
+    states)`` is told the next positions settled and the states searched so far, at least every
+    :data:`PROGRESS_WAIT` seconds while a slice is settled.
     The graph is built turn by turn; the next positions of a turn's positions are settled in
     slices, each on ``jobs`` threads sharing one table (the graph does not depend on it) while
     the calling thread adds the slice before to the graph.
@@ -336,11 +340,11 @@ class _Build:
                 while frontier:
                     frontier = self._turn(frontier, m, bg)
             except Interrupted:
-                # hours of settling are kept: the graph holds every expansion that finished
+                # hours of settling are kept: the graph holds every expansion that finished, and
+                # the start's minimum is reported even when none has (with the Whale, the
+                # start's first slice of next positions can take minutes)
                 self._keep_settled(m)
-                if self.expanded:
-                    self._stop(Stopped, "stopped by Ctrl-C")
-                raise
+                self._stop(Stopped, "stopped by Ctrl-C")
             finally:
                 # a build stopped by the cap, the clock or Ctrl-C stops the slice being settled too
                 # (the workers' solvers are this build's own: their cancel is left set)
@@ -401,7 +405,7 @@ class _Build:
         minimum, written into ``answers`` as they come (run on a thread of its own); the states it
         took count for that turn."""
         base = len(self.keeps)
-        tick = (lambda n: self.progress(base + n, None)) if self.progress else None
+        tick = (lambda n: self.progress(base + n, self._worker_states())) if self.progress else None
         before = self._worker_states()
         try:
             return todo, _settle(self.workers, todo, m, tick, self.deadline, answers)
@@ -422,7 +426,15 @@ class _Build:
     def _collect(self, future, m: int) -> None:
         """Wait for a slice's settling and take its answers."""
         try:
-            todo, keeps = future.result()
+            while True:
+                try:
+                    todo, keeps = future.result(timeout=PROGRESS_WAIT)
+                    break
+                except FutureTimeout:
+                    # a run of next positions can take minutes (the Whale's, near the start)
+                    if self.progress and self.pending is not None:
+                        self.progress(len(self.keeps) + int(np.count_nonzero(self.pending[2] >= 0)),
+                                      self._worker_states())
         except _OutOfTime:
             self._keep_settled(m)
             self._stop(OutOfTime, "the time limit ran out; raise --time-limit")

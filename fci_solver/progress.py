@@ -10,7 +10,8 @@ class Progress:
     """Call with ``(done, best)``; prints at most every ``every`` seconds, only after ``after`` seconds.
 
     The rate is measured since ``unit`` last changed (a grade's phases count different things),
-    and with a ``total`` the line also says about how long is left at that rate.
+    and with a ``total`` the line also says about how long is left at that rate; a ``note`` is
+    shown after the count.
     """
 
     def __init__(self, label: str, enabled: bool = True, after: float = 1.0, every: float | None = None, stream=None,
@@ -28,7 +29,8 @@ class Progress:
         self.unit = None
         self.since = (self.t0, 0)  # when and at what count the current unit began
 
-    def __call__(self, done: int, best=None, unit: str = "states", total: int | None = None) -> None:
+    def __call__(self, done: int, best=None, unit: str = "states", total: int | None = None,
+                 note: str | None = None) -> None:
         if not self.enabled:
             return
         now = self.clock()
@@ -42,7 +44,8 @@ class Progress:
         best_txt = f", best so far {best}" if best is not None else ""
         count = f"{done:,} of {total:,}" if total is not None else f"{done:,}"
         left = f", about {_duration((total - done) / rate)} left" if total is not None and rate > 0 else ""
-        msg = f"{self.label}: {count} {unit}, {rate:,.0f}/s, {now - self.t0:.1f} s{left}{best_txt}"
+        note = f" ({note})" if note else ""
+        msg = f"{self.label}: {count} {unit}{note}, {rate:,.0f}/s, {now - self.t0:.1f} s{left}{best_txt}"
         if self.tty:
             self.stream.write("\r" + msg + "\x1b[K")
         else:

@@ -432,6 +432,42 @@ def test_a_build_stopped_while_a_slice_is_settled_keeps_what_it_settled(monkeypa
         assert set(e.value.found.succ[n]) == set(whole.succ[n])
 
 
+def test_a_ctrl_c_before_any_position_is_expanded_still_reports_the_starts_minimum(monkeypatch):
+    # with the Whale, the start's first slice (854,053 next positions on a standard deal) takes
+    # minutes: a Ctrl-C there printed only "interrupted", and the minimum proven was lost
+    from fci_solver import optimal as o
+    from fci_solver.interrupt import Interrupted
+
+    whole = o.optimal_graph(SMALL[1], CARDS)
+
+    def interrupted(*args, **kwargs):
+        raise Interrupted
+
+    monkeypatch.setattr(o, "_settle", interrupted)
+    with pytest.raises(o.Stopped, match=r"stopped by Ctrl-C \(0 positions expanded, 1 found") as e:
+        o.optimal_graph(SMALL[1], CARDS)
+    assert o.partial_report(e.value)["minimum"] == whole.graph["minimum"] == 1
+
+
+def test_a_slow_slice_reports_progress_with_the_states_searched_while_it_is_settled(monkeypatch):
+    # the start's next positions, each an exact search, gave no progress line for minutes
+    from fci_solver import optimal as o
+
+    o.load_kernels()
+    settle, calls = o._settle, []
+
+    def slow(*args, **kwargs):
+        time.sleep(0.3)
+        return settle(*args, **kwargs)
+
+    monkeypatch.setattr(o, "_settle", slow)
+    monkeypatch.setattr(o, "PROGRESS_WAIT", 0.05)
+    G = o.optimal_graph(SMALL[1], CARDS, progress=lambda settled, states: calls.append((settled, states)))
+    waiting = [c for c in calls if c[0] == 0]
+    assert len(waiting) >= 3 and all(states >= 0 for _, states in calls)
+    assert [n for n, _ in calls] == sorted(n for n, _ in calls) and calls[-1] == (G.graph["settled"], G.graph["states"])
+
+
 def test_perfect_play_graph_time_limit_gives_partial_counts():
     from fci_solver import optimal as o
     from fci_solver.position import Deal
