@@ -174,7 +174,7 @@ def _decisions(line: list, eng: Engine, minimum: int) -> tuple[list[_Tally], lis
     above it does not."""
     tallies, items = [], []
     for i, key in enumerate(line[:-1]):
-        kids = sorted(eng.next_states(key))
+        kids = eng.sorted_next_states(key)
         t = _Tally(len(kids))
         tallies.append(t)
         for ch in kids:

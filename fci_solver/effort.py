@@ -202,7 +202,7 @@ def effort(pos: Position, cards: CardTable, minimum: int, *, eng: Engine | None 
     eng = (eng or Engine(pos.board, cards)).calibrated()
     key, path, found, states = key_of(pos), [], [], 0
     while True:
-        options = sorted(eng.next_states(key))
+        options = eng.sorted_next_states(key)
         if not options:
             break
         turn = len(found) + 1

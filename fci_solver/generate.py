@@ -210,7 +210,7 @@ class _Climb:
 
     def first_turns(self, c: tuple[int, ...]) -> int:
         if c not in self.turns:
-            self.turns[c] = len(self.eng.next_states(key_of(self.setup.position(c))))
+            self.turns[c] = len(self.eng.next_level(key_of(self.setup.position(c)))[0])
         return self.turns[c]
 
     def pick(self, options: list, direction: int) -> tuple[int, ...]:

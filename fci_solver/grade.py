@@ -326,7 +326,7 @@ def _conclude(facts: _Facts, pos: Position, target: int, eng: Engine, solver: Bi
     if prof is not None and prof.decisions:
         n, first = prof.decisions[0].options, prof.decisions[0]
     else:
-        n, first = len(eng.next_states(key_of(pos))), None
+        n, first = len(eng.next_level(key_of(pos))[0]), None
     keeping = first.keeping if first else None
     bounds = first.keeping_bounds if first else (0, n)
     chance, shortest, longest, walked = facts.walk or (None, None, None, None)

@@ -266,7 +266,7 @@ class _Explore:
             frame = stack[-1]
             key, kids, taken = frame
             if kids is None:
-                kids = frame[1] = sorted(self.eng.next_states(key))
+                kids = frame[1] = self.eng.sorted_next_states(key)
             part = kids[taken:taken + BATCH]
             frame[2] = taken + len(part)
             if frame[2] >= len(kids):

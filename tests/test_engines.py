@@ -2,6 +2,7 @@
 
 import threading
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
@@ -50,6 +51,19 @@ def test_same_next_states(pos):
 def test_same_next_states_plain_rules(pos):
     plain = CARDS.plain()
     assert Engine(pos.board, plain).next_states(key_of(pos)) == reference_next(pos, plain)
+
+
+def test_next_states_are_sorted_and_those_that_overflow_the_child_buffer_get_a_larger_one(monkeypatch):
+    # with the Whale a state one turn into a standard deal lists up to 5.1 million turns, more
+    # than the search's buffer; here the start's turns (no sea animals: 561) meet one of 100
+    from fci_solver.position import Deal
+
+    pos = Deal.random("standard", 7).position(2, False, False)
+    eng = Engine(pos.board, CARDS)
+    want = sorted(eng.turn_counts(key_of(pos)))
+    small = tuple(np.zeros(100, t) for t in (np.uint64, np.uint64, np.int64, np.int64, np.int64))
+    monkeypatch.setattr(Engine, "buffers", lambda self, cap=0: small)
+    assert eng.sorted_next_states(key_of(pos)) == want and len(want) == 561
 
 
 @settings(max_examples=400, deadline=None)
