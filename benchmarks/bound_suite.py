@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fci_solver.bitboard import kernels as K
+from fci_solver.bitboard import kernels as K, perft as bp
 from fci_solver.bitboard.codec import key_of
 from fci_solver.bitboard.dag import FewestStacks
 from fci_solver.bitboard.engine import Engine
@@ -40,8 +40,6 @@ from fci_solver.search import perft_suite
 
 SUITE = Path(__file__).resolve().parent.parent / "tests" / "perft_suite.txt"
 SIZES = (2_000, 100_000, 4_000_000, 60_000_000)
-RUN = 64  # level states a thread lists at a time
-LISTED = 1 << 23  # turns a thread's buffer holds at first (one state lists up to 5.1 million)
 
 
 def check_row(eng: Engine, keys, cap: int) -> dict:
@@ -70,35 +68,27 @@ def check_row(eng: Engine, keys, cap: int) -> dict:
 
 def above_1_one_turn_on(eng: Engine, level: set, jobs: int) -> tuple[set, int]:
     """The positions one turn after ``level`` whose bound is above 1, without holding the
-    positions in between, and how many turns were listed."""
+    positions in between, and how many turns were listed (perft's listers, whose buffers grow
+    for a state whose turns overflow them)."""
     states = [np.array(col, dtype) for col, dtype in zip(zip(*level), (np.uint64, np.uint64, np.int64))]
-    n, lock, cursor, found, listed = len(level), threading.Lock(), [0], set(), [0]
+    n, runs, lock, found, listed = len(level), bp._runs(len(level)), threading.Lock(), set(), [0]
 
     def take():
-        with lock:
-            lo = cursor[0]
-            cursor[0] = min(n, lo + RUN)
-        if lo // RUN % 200 == 0:
+        lo, hi = runs()
+        if lo // bp.LIST_SLICE % 25 == 0:
             print(f"  {lo:,} of {n:,} states listed", file=sys.stderr, flush=True)
-        return lo, min(n, lo + RUN)
+        return lo, hi
 
     def lister():
-        e = eng.copy()
-        size, got, wk = LISTED, np.zeros(1, np.int64), np.empty(K.WORK, np.int64)
-        buf = [np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.int64)]
+        w, buf, wk = bp._Lister(eng.copy()), bp._Buffer(), np.empty(K.WORK, np.int64)
         mine, turns = set(), 0
-        lo, hi = take()
-        while lo < hi:
-            got[0] = 0
-            i = K.level_children(*states, lo, hi, e.ab, e.prey, e.mid, e.bydist, e.dstart, e.maxd, *buf, e.work, got, 1)
-            if i < 0:  # one state's turns overflow the buffer
-                size *= 2
-                buf = [np.zeros(size, np.uint64), np.zeros(size, np.uint64), np.zeros(size, np.int64)]
-                continue
-            turns += int(got[0])
-            m = K.keep_above(*buf, int(got[0]), 1, e.cmask, e.cellrc, wk)
-            mine.update(zip(buf[0][:m].tolist(), buf[1][:m].tolist(), buf[2][:m].tolist()))
-            lo, hi = (i, hi) if i < hi else take()  # a full buffer leaves the rest of the run for the next call
+        while True:
+            w.fill(states, take, buf)
+            if not buf.listed:
+                break
+            turns += buf.listed
+            m = K.keep_above(buf.k0, buf.k1, buf.meta, buf.listed, 1, w.eng.cmask, w.eng.cellrc, wk)
+            mine.update(zip(buf.k0[:m].tolist(), buf.k1[:m].tolist(), buf.meta[:m].tolist()))
         with lock:
             found.update(mine)
             listed[0] += turns
